@@ -65,4 +65,4 @@ def test_the_tolerance_takes_the_shortest_step_of_the_fitting_axes_only():
 
     assert scaling_report.fixed_cost_agreement(series, scaling.fit) == "within tolerance"
     said = report.fixed_cost_sentence(series, scaling.fit)
-    assert "within ±10% of the shortest step of the axes that fit (17.5 ms) of each other" in said
+    assert "they differ by 1.2 ms, no more than 10% of the shortest step of the axes that fit (17.5 ms)" in said

@@ -73,10 +73,10 @@ def test_a_message_slower_than_a_larger_one_is_set_beside_the_profiles_line_on_b
     said = summary.message_times_sentence(run, kept_line())
     assert "so no line fits it exactly, whatever its alpha and beta. This run does not measure why." in said
     # 75.8 µs on the line against 97.9 measured: (97.9 - 75.8) / 97.9 = +22.6%, within ±45%
-    assert said.endswith("The profile's line gives 4 B 75.8 µs, +22.6% of its measured time: within that line's "
-                         "own ±45%.")
+    assert said.endswith("The profile's line gives 4 B 75.8 µs, measured above the line by 22.6% of the measured "
+                         "time (residual +22.6%): within that line's own ±45%.")
     tight = summary.message_times_sentence(run, kept_line(error=0.10))  # +22.6% past ±10% plus 10 points
-    assert tight.endswith("+22.6% of its measured time: past that line's own ±10% plus the 10 points edge.")
+    assert tight.endswith("(residual +22.6%): past that line's own ±10% plus the 10 points edge.")
     assert "profile's line" not in summary.message_times_sentence(run)  # no kept line: nothing to set beside
     assert "profile's line" not in summary.message_times_sentence(run, run)  # the kept line is this run's
 

@@ -28,6 +28,8 @@ def test_the_naive_split_record_carries_each_launchs_rounds(monkeypatch, tmp_pat
     ledger.record("naive_split_speedup", 1.04, "x", bound=1.0, lesson="02", rounds=[1.0, 1.04],
                   **report.launch_fields(launches))
     got = ledger.figure("naive_split_speedup", mode=devices.mode())
+    # each launch carries lesson 02's own verdict (t30_09 #1: lesson 09 quotes it rather than working its own)
+    assert [k.pop("verdict") for k in got["launch_rounds"]] == [report.headline_verdict(r) for _, _, r in launches]
     assert got["launch_rounds"] == [{"where": "section 3", "rounds": [1.00, 1.02, 1.04, 1.08, 1.09]},
                                     {"where": "section 5", "rounds": [0.92, 0.93, 0.95, 0.97, 0.99]},
                                     {"where": "section 8", "rounds": [0.96, 0.97, 1.01, 1.05, 1.06]}]
@@ -38,8 +40,9 @@ def test_the_naive_split_record_carries_each_launchs_rounds(monkeypatch, tmp_pat
 
 
 def test_a_single_launch_gives_one_entry():
-    assert report.launch_fields([("section 3", "a", _row([1.0, 1.1, 1.2]))])["launch_rounds"] == [
-        {"where": "section 3", "rounds": [1.0, 1.1, 1.2]}]
+    row = _row([1.0, 1.1, 1.2])
+    assert report.launch_fields([("section 3", "a", row)])["launch_rounds"] == [
+        {"where": "section 3", "rounds": [1.0, 1.1, 1.2], "verdict": report.headline_verdict(row)}]
 
 
 # --- the first helper's invented case: a split above 1x, under a per-process reference clear of 1x ------------

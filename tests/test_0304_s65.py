@@ -83,16 +83,17 @@ def test_small_messages_mostly_fixed_is_worked_from_the_printed_medians():
     rows = [_row(4096, 0.256, 0.240, 3.83), _row(2**14, 0.365), _row(2**16, 0.414, 0.401, 2.34), _row(2**20, 0.929)]
     said = allreduce.small_messages(rows)
     assert said.startswith("Small messages: from 4 KiB to 64 KiB (16x the bytes) the median went from 0.256 ms "
-                           "to 0.414 ms (1.6x).")
+                           "to 0.414 ms (1.6x; rough: 4 KiB and 64 KiB medians, repeats spread over more than half "
+                           "the median).")
     # (16 x 0.256 - 0.414) / 15 = 0.2454 -> 0.245 ms; 0.245 / 0.256 = 95.7 %: the reader's sums on the page
     assert "fixed part at (16 x 0.256 - 0.414) / 15 = 0.245 ms, 96% of the 4 KiB message's 0.256 ms" in said
     assert "mostly a fixed cost per message" in said
-    assert said.endswith("rough: 4 KiB and 64 KiB medians, repeats spread over more than half the median")
+    assert said.endswith("reach so little of the link's rate")  # the rough note beside the figures, not last
 
 
 def test_small_messages_partly_fixed_or_not_at_all():
     part = allreduce.small_messages([_row(4096, 0.100), _row(2**16, 0.900)])  # (1.6 - 0.9) / 1.5 = 47 %
-    assert "= 0.0467 ms, 47%" in part and "part of it a fixed cost per message" in part and "mostly" not in part
+    assert "= 0.0467 ms, 47%" in part and "It is partly a fixed cost per message" in part and "mostly" not in part
     assert "rough" not in part
     half = allreduce.small_messages([_row(4096, 0.100), _row(2**16, 0.850)])  # 0.75 / 1.5 = 50 %: mostly
     assert "= 0.0500 ms, 50%" in half and "mostly a fixed cost" in half
@@ -100,7 +101,7 @@ def test_small_messages_partly_fixed_or_not_at_all():
     assert none.endswith("(17.0x): as much as the bytes or more, so no fixed cost per message shows at these sizes")
     assert allreduce.small_messages([_row(4096, 0.1), _row(2**20, 1.0)]) == ""  # one size that small only
     one_rough = allreduce.small_messages([_row(4096, 0.100, 0.09, 0.5), _row(2**16, 0.900)])
-    assert one_rough.endswith("rough: 4 KiB median, repeats spread over more than half the median")
+    assert "(9.0x; rough: 4 KiB median, repeats spread over more than half the median)" in one_rough
 
 
 def test_the_compiled_overheads_are_compared_in_microseconds_from_the_printed_figures():

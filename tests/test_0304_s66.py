@@ -46,11 +46,11 @@ def test_small_messages_set_the_fixed_part_beside_two_alpha_every_way():  # t28_
     above = allreduce.small_messages(ROWS, link=_link(75.8))  # 2 x 75.8 = 151.6 µs -> 0.152 ms; 0.348 / 0.152
     assert "Lesson 00's α, 75.8 µs, prices one one-way message; an all-reduce pays at least two, 2α = 0.152 ms" \
         in above
-    assert "this fixed part is 2.3x 2α" in above
+    assert "This fixed part is 2.3x 2α: the rest of it is work α does not price" in above
     level = allreduce.small_messages(ROWS, link=_link(174.0))  # 2α = 0.348 ms
-    assert "this fixed part is about 2α (1.0x)" in level
+    assert ". This fixed part is about 2α (1.0x), as the link model prices it" in level
     under = allreduce.small_messages(ROWS, link=_link(250.0))  # 0.348 / 0.500 = 0.7x
-    assert "this fixed part is under it (0.7x 2α)" in under and "do not bear the model out" in under
+    assert ". This fixed part is under it (0.7x 2α)" in under and "do not bear the model out" in under
     none = allreduce.small_messages([_row(4096, 0.100), _row(2**16, 1.70)], link=_link(75.8))
     assert "2α" not in none and "no fixed cost per message shows" in none
 

@@ -30,8 +30,8 @@ def test_the_summary_reads_the_rounds_median_not_the_fastest_of_each():
     assert said.startswith("Checkpointing every block, in this run: 1.18x ± ") and "1.16x" not in said
     # (1.18 - 1) x 70.0 / 20.0 = 0.63 forwards: from the printed ratio, not from 81.0 - 70.0 (0.55), with the
     # working that section 2 prints (t27_0506: one line in cells 16 and 48 and the claims row)
-    assert ("1.29x here: 0.63 of a forward (63% of the predicted extra time: (1.18 - 1) x 70.0 = 12.60 ms over "
-            "20.0 ms): less than the predicted") in said
+    assert ("1.29x here: 0.63 ± 0.10 of a forward (63% of the predicted extra time: (1.18 - 1) x 70.0 = 12.60 ms "
+            "over 20.0 ms; ± at its floor): less than the predicted") in said
 
 
 @pytest.mark.parametrize("ratio, verdict", [(1.17, "less than the predicted forward"),
@@ -44,9 +44,9 @@ def test_ratio_in_forwards_names_every_outcome(ratio, verdict):
 
 def test_ratio_in_forwards_works_from_the_printed_ratio_and_step_unrounded():
     # (1.17 - 1) x 69.7 = 11.849 ms over 21.7: 0.546, printed 0.55 (rounding 11.849 to 11.8 first gives 0.54)
-    assert fb.ratio_in_forwards(1.1704, 0.06972, 0.0217, 0.0217).startswith("0.55 of a forward (55% ")
+    assert fb.ratio_in_forwards(1.1704, 0.06972, 0.0217, 0.0217).startswith("0.55 ± 0.10 of a forward (55% ")
     # a range where the whole forward printed shorter: both ends
-    assert fb.ratio_in_forwards(1.17, 0.0697, 0.0200, 0.0217).startswith("0.55-0.59 of a forward")
+    assert fb.ratio_in_forwards(1.17, 0.0697, 0.0200, 0.0217).startswith("0.55-0.59 ± 0.10 of a forward")
 
 
 def _claims(full, gain):
@@ -66,10 +66,10 @@ def test_the_claims_rows_read_the_pairs_and_the_bound_is_fulls_printed_ratio():
     full, gain = (measure.step_ratio(ROUNDS, *pair) for pair in (PAIRS[0], PAIRS[2]))
     rows = _claims(full, gain)
     ckpt = next(r for r in rows if r.claim.startswith("checkpointing every block"))
-    assert ckpt.measured.startswith("1.18x ± ") and ckpt.verdict.startswith("0.63 of a forward")
+    assert ckpt.measured.startswith("1.18x ± ") and ckpt.verdict.startswith("0.63 ± 0.10 of a forward")
     # the row prints the share as cell 16 and the Summary's line do, with the ms it divides
-    assert ckpt.verdict == ("0.63 of a forward (63% of the predicted extra time: (1.18 - 1) x 70.0 = 12.60 ms "
-                            "over 20.0 ms): less than the predicted forward")
+    assert ckpt.verdict == ("0.63 ± 0.10 of a forward (63% of the predicted extra time: (1.18 - 1) x 70.0 = "
+                            "12.60 ms over 20.0 ms; ± at its floor): less than the predicted forward")
     assert ckpt.verdict in summary.checkpointing_summary(TIMES, full)
     sel = next(r for r in rows if r.claim.startswith("selective recomputes less"))
     assert sel.measured.startswith(f"{gain[0]:.2f}x") and sel.against == "bound 1.18x"   # not 81.0 / 70.0

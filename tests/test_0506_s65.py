@@ -45,12 +45,12 @@ def test_a_steps_time_from_its_median_ratio_is_worked_from_the_printed_figures()
 
 def test_the_forwards_share_prints_the_ms_it_divides():
     said = fb.ratio_in_forwards(1.20, 0.0622, 0.0199, 0.0199, 0.05 * 0.0622, working=True)
-    assert said.startswith("0.63 of a forward (63% of the predicted extra time: (1.20 - 1) x 62.2 = 12.44 ms "
-                           "over 19.9 ms)")
+    assert said.startswith("0.63 ± 0.16 of a forward (63% of the predicted extra time: (1.20 - 1) x 62.2 = "
+                           "12.44 ms over 19.9 ms; ± 3.1 ms, the rounds' noise)")
     assert round(12.44 / 19.9 + 1e-9, 2) == 0.63   # the printed working gives the printed share
     ranged = fb.ratio_in_forwards(1.17, 0.0697, 0.0200, 0.0217, working=True)
     assert "x 69.7" not in fb.ratio_in_forwards(1.17, 0.0697, 0.0200, 0.0217)   # working=False: the share alone
-    assert ": (1.17 - 1) x 69.7 = 11.85 ms over 20.0-21.7 ms)" in ranged
+    assert ": (1.17 - 1) x 69.7 = 11.85 ms over 20.0-21.7 ms; ± at its floor)" in ranged
 
 
 def test_step_parts_name_the_runs_their_parts_come_from():

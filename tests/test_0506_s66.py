@@ -47,9 +47,10 @@ def test_the_selective_pair_is_judged_against_the_plain_pairs_share():
     beyond = policy_cost.part_over_whole("selective blocks' forward", 28.7 * MS, "selective forward", 28.6 * MS,
                                          0.04, "then this", share=share)
     assert beyond == ("The selective blocks' forward (28.7 ms) took longer than the selective forward that "
-                      "contains it (28.6 ms): 1.00x ± 0.04 the whole's time in their paired rounds, against 0.91x "
-                      "in the plain pair (23.3 / 25.7 ms; the head and loss run outside the policy, so the shares "
-                      "should match): beyond their noise, a cause not timed apart here; then this.")
+                      "contains it (28.6 ms): 1.00x the whole's time (the fastest run of each; its ± 0.04 from "
+                      "their paired rounds' own ratios), against 0.91x in the plain pair (23.3 / 25.7 ms, also the "
+                      "fastest of each; the head and loss run outside the policy, so the shares should match): "
+                      "beyond their noise, a cause not timed apart here; then this.")
     # shorter than its whole but still off the plain share: said, with its share
     short = policy_cost.part_over_whole("s", 28.0 * MS, "w", 28.6 * MS, 0.02, "t", share=share)
     assert "(28.0 ms) took 0.98x the w that contains it (28.6 ms)" in short and "beyond their noise" in short

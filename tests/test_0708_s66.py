@@ -19,7 +19,7 @@ def _cells():
 def test_a_run_s_hours_round_half_up_from_the_printed_minutes():
     """#1: 4.71 min x 5,000 / 60 = 392.5 h printed 392 (``:,.0f`` rounds half to even); now 393."""
     shape = NS(parameters=lambda: 6.86e9, context=2048)
-    memory = guide.Step("memory", "QLoRA", "fits")
+    memory = guide.Step("memory", "full training", "fits")   # 6 FLOPs a weight
     said = guide._with_step_time(memory, shape, 8, 1, NS(low_peak=2385.8e9), 5000).why
     assert "= 4.71 min" in said and "(5,000 steps: at least 393 h); rent GPUs" in said
 
@@ -40,9 +40,12 @@ def test_the_mean_all_reduce_is_the_printed_time_inside_over_the_calls_half_up()
     said, mean = verdicts.inside_allreduces(comm, window, 8)
     assert "rank 0 10.70 ms (44%), rank 1 10.38 ms (42%)" in said
     assert f"{mean * 1e3:.2f}" == "2.64"
-    # the share is the chart's comm label (``:.0%`` of the unrounded share: 38%); where the printed ms divide
-    # to another whole percent half up (7.70 / 20.00 = 38.5%), that division is shown beside it (t29_0708 #1)
+    # the share is the chart's comm label (``claims.percent`` of the unrounded share, half up: 0.385 is 39%, as
+    # 7.70 / 20.00 is); where the printed ms divide to another whole percent half up (7.698 ms, 38.49% on the
+    # chart, prints 7.70: 38.5%), that division is shown beside it (t29_0708 #1)
     said, _ = verdicts.inside_allreduces({"rank 0": 0.0077 / 0.02}, (0.0, 0.02), 4)
+    assert "rank 0 7.70 ms (39%)" in said
+    said, _ = verdicts.inside_allreduces({"rank 0": 0.007698 / 0.02}, (0.0, 0.02), 4)
     assert "rank 0 7.70 ms (38% on the chart, from the unrounded times; 7.70 / 20.00 = 38.5% as printed)" in said
 
 
@@ -55,7 +58,8 @@ def test_section_1_s_drawn_compute_is_named_beside_the_base_every_way():
     text = pass_step.pass_beside_step(0.99, 0.10, base, blocks, row, drawn_compute=3.48e-3)
     assert "about 3.1 ms of compute in section 1 and about 5.6 ms here, on one base: half one device's" in text
     assert "not a rank's own compute (the pass drawn in section 1 measured 3.48 ms of a rank's own compute " \
-           "before each, more than that half: a rank's half ran slower than half one device's)" in text
+           "before each, more than that half: a rank's half ran slower than half one device's fastest " \
+           "pass)" in text
     assert "less than that half: a rank's half ran faster" in pass_step.drawn_beside(2.96e-3, base)
     assert pass_step.drawn_beside(3.14e-3, base).endswith("3.14 ms of a rank's own compute before each, that "
                                                           "half to 0.1 ms)")   # 3.14 is 3.1 to 0.1 ms

@@ -51,7 +51,7 @@ def test_b19_says_which_of_its_fastest_step_and_b22s_median_is_higher_both_branc
     from utils.lessons.articles_checked import timed_rows
     rounds = {"one": [0.0229, 0.0195, 0.0195, 0.0197, 0.0197], "two": [0.0185] * 5}  # median 19.7 ms
     above = timed_rows.one_worker_beside({"cnn_ddp": rounds, "cnn": {"step_s": 0.0202}})
-    assert "this fastest step lies above that median (20.2 ms against 19.7 ms)" in above, above
+    assert "this page's fastest repeat lies above that median (20.2 ms against 19.7 ms)" in above, above
     assert "at or below a median" not in above
     below = timed_rows.one_worker_beside({"cnn_ddp": rounds, "cnn": {"step_s": 0.0197}})
     assert "lies at or below that median (19.7 ms against 19.7 ms)" in below, below

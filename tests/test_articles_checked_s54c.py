@@ -47,9 +47,9 @@ def test_b2_prices_the_all_reduces_as_floors_and_points_to_lesson_07s_in_loop_ti
 def test_zbvs_rounds_past_its_reference_are_read_by_the_spread_rule_in_the_note():
     said = report.lesson_02_rounds_reading(ZBV, "ZBV")
     # 1.92 + 0.08 = 2.00: the 2.01x round lies beyond it, the 1.99x round within it (both past 1.96x)
-    assert ("1 of its 5 rounds past it too (2.01x), beyond the rounds' spread of the median (± 0.08): a finding to "
-            "explain, which no reference explains; 1 past it too (1.99x), within the rounds' spread, which "
-            "explains it; the 2.01x round is past 2 devices' 2x too: lesson 02 §9 names") in said, said
+    # t30_09 #2: 2.01x lies within the reference + the spread (1.96 + 0.08 = 2.04) but past 2x: still a finding
+    assert ("1 of its 5 rounds past it too (2.01x), past 2 devices' 2x: neither spread nor reference explains it; "
+            "1 past it too (1.99x), within the rounds' spread, which explains it; lesson 02 §9 names") in said, said
     assert "2 of its 5 rounds past it too" not in said
     # as row A19 reads the same rounds: one beyond the spread, one within it
     assert checks.rounds_above_words(ZBV).endswith("1 of them beyond the rounds' spread of the median (± 0.08): "
@@ -69,14 +69,19 @@ def test_cell_0_rule_matches_how_a_median_above_its_bound_reads_its_rounds():
     # t23_09 #9: the rule as a numbered list, one reading a line
     assert "1. a round past two devices' 2x is a finding to explain, whatever the median;" in cell
     assert ("2. a round above the bound and beyond the rounds' spread of the median is a finding to explain, where "
-            "the\n   median is under its bound or within its spread of it;") in cell
+            "the\n   median is under its bound or within its spread of it, unless a reference measured here reaches "
+            "it") in cell  # t30_09 #1: lesson 02's words
     assert "3. a median above its bound beyond its spread is a finding by its own verdict, and its rounds are counted" in cell
     # §5's pipeline, 1.88x ± 0.07 above 1.78x: its rounds are counted, as cell 0 now says
     assert checks.rounds_above_words(PIPELINE) == "5 of 5 rounds above the bound (up to 1.99x)"
     # the other outcome: a median above its bound within its spread reads each round (1.80 ± 0.07 reaches 1.73)
     near = PIPELINE | {"value": 1.80, "rounds": [1.99, 1.80, 1.66, 1.73, 1.87]}  # ± (1.87 - 1.73) / 2
-    assert checks.rounds_above_words(near).endswith("1 of them beyond the rounds' spread of the median (± 0.07): "
-                                                    "a finding to explain; 2 within it, which explains them")
+    assert checks.rounds_above_words(near | {"reference": None}).endswith(
+        "1 of them beyond the rounds' spread of the median (± 0.07): a finding to explain; 2 within it, which "
+        "explains them")
+    # t30_09 #2: the work-scaled reference + the spread (1.93 + 0.07 = 2.00) reaches 1.99x, as lesson 02 reads it
+    assert checks.rounds_above_words(near).startswith("3 of 5 rounds above the bound (up to 1.99x): 1.99x past the "
+                                                      "rounds' spread, but within the work-scaled reference")
 
 
 def test_b10_prints_the_fits_alpha_as_cell_22_does():

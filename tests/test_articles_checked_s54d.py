@@ -60,12 +60,14 @@ def test_the_note_reads_the_split_alone_and_the_pipeline_against_the_references_
     note = report.above_bound_note(past, [verdicts.judge(claims.BY_ID["A10"], past, {})])
     assert ("work-scaled reference, 1.80x (the bound scaled by the stages' work, measured in the pipeline's own run, "
             "against one device's): 1 of its 5 rounds past it too (1.83x), beyond the rounds' spread of the median "
-            "(± 0.02): a finding to explain, which no reference explains.") in note, note
+            "(± 0.02) and the reference + that spread (1.80x + 0.02 = 1.82): a finding to explain, which no "
+            "reference explains.") in note, note
     split_past = _m(split=SPLIT | {"reference": 1.05})
     note = report.above_bound_note(split_past, [verdicts.judge(claims.BY_ID["A10"], split_past, {})])
     assert ("per-process reference, 1.05x (one device's step over the two stages' times, each stage timed alone in "
             "its own process: the median of that ratio over the rounds): 1 of its 5 rounds past it too "
-            "(1.11x), beyond the rounds' spread of the median (± 0.03): a finding to explain") in note, note
+            "(1.11x), beyond the rounds' spread of the median (± 0.03) and the reference + that spread (1.05x + 0.03 "
+            "= 1.08): a finding to explain") in note, note
 
 
 def test_make_bench_prints_its_spread_and_counts_its_rounds_above_the_bound():
@@ -74,7 +76,7 @@ def test_make_bench_prints_its_spread_and_counts_its_rounds_above_the_bound():
     said = report.bench_words(m)
     assert ("a second run of the chosen configuration alone reported 1.87x ± 0.06 (12 of 15 rounds above the "
             "bound, up to 2.02x) against 1.78x (its work-scaled reference 1.94x)") in said, said
-    assert "Past their own 2m/(m+1) beyond their rounds' spread: 1 of the 1 with rounds kept" in said
+    assert "configurations past their own 2m/(m+1) beyond their rounds' spread: 1 of the 1 with rounds kept" in said
     # the other outcomes: no round above the bound; no rounds kept (no ± printed, none counted)
     low = BENCH | {"value": 1.70, "rounds": [1.70, 1.72, 1.69, 1.71, 1.68]}
     assert report.bench_rounds_counted(low) == " ± 0.01 (none of its 5 rounds above the bound)"

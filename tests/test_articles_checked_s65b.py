@@ -191,7 +191,7 @@ def test_one_round_within_its_own_reference_is_said_in_the_singular():
     from types import SimpleNamespace
     rounds = [1.00, 1.00, 1.00, 1.00, 1.10]
     record = {"value": 1.00, "bound": 1.0, "rounds": rounds}
-    paired = SimpleNamespace(speedups=rounds, process_bounds=[1.12] * 5, process_bound=1.12)
+    paired = SimpleNamespace(speedups=rounds, speedup=1.00, bound=1.0, process_bounds=[1.12] * 5, process_bound=1.12)
     said = split_alone.within_own_words(record, paired)
     assert said.startswith("its one round above the 1x bound beyond the rounds' spread: the 1.10x round lies ") \
         and said.endswith(": lesson 02 §3 does not count it past the reference"), said

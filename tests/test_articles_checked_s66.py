@@ -105,7 +105,7 @@ def test_a21_names_a_gap_between_runs_where_neither_median_covers_the_other():
     assert "this page's 1.25x ± 0.15 and lesson 07's 0.99x ± 0.10 lie outside each other's noise (neither median " \
            "± its spread covers the other's): a gap between runs to explain" in apart, apart
     near = timed_rows.lesson_07_note(m, [0.90, 0.95, 1.0, 1.0, 1.05, 1.1], "within noise: no effect shown")
-    assert near.endswith("the two read alike (within noise); within noise of each other (one median ± its spread "
+    assert near.endswith("the two read alike (within noise); the two medians agree too (one median ± its spread "
                          "covers the other's)"), near
     m["passes"] = m["passes"] | {"tensor parallel rounds": [0.90, 1.10, 1.20, 1.30, 1.40, 1.58]}
     row = verdicts.judge(claims.BY_ID["A21"], m, {})

@@ -103,8 +103,9 @@ def test_the_note_credits_each_row_only_with_the_figures_it_quotes():
     head = note.split(" Row A19 also quotes")[0]
     assert head.startswith("Row A10 is above a bound through lesson 02's split alone, 1.50x") and "ZBV" not in head
     assert ("Row A19 also quotes lesson 02 §9's ZBV, 2.03x ± 0.03 against a bound of 1.92x, past its bound (row A19's "
-            "check: disagrees; a check reads all of a row's figures, so it answers before any one figure past "
-            "its bound).") in note, note
+            "check: disagrees; each row's check weighs all its figures together, so one figure past its bound "
+            "does not decide it).") in note, note
+    assert "answers before" not in note  # t30_09 #6
     # the other outcome: A19 above its bound too: ZBV is credited to it in the opening list
     both = report.above_bound_note(m, [_row("A10", verdicts.ABOVE), _row("A19", verdicts.ABOVE)])
     # (eighth reading: each row named with its own figures, A19 with ZBV, A10 with the split alone)

@@ -33,7 +33,7 @@ def test_the_cnn_sizes_read_from_bytes_in_every_outcome():
 
 def test_table_67_and_cell_70_read_the_same_bytes():
     cells = ["".join(c["source"]) for c in json.loads(NOTEBOOK.read_text())["cells"]]
-    table = next(s for s in cells if "Every variant (# numbers the plot's points)" in s)
+    table = next(s for s in cells if "The trade-off's variants (# numbers the plot's points)" in s)
     assert '"stored bytes (state dict)"' in table and "f\"{v['bytes']:,}\"" in table
     lines = next(s for s in cells if "shrunk_by" in s)
     assert 'stored_size_words(mlp_fp32["bytes"], q["bytes"])' in lines

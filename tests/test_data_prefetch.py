@@ -322,7 +322,9 @@ def test_compression_sums_ratios_and_residuals_come_from_the_times_as_printed():
 def test_a_link_ratio_above_the_bytes_ratio_in_every_round_is_a_finding_not_noise():
     above = transfer.Compression(400, 100, float_link=[4.3, 4.4, 5.7], uint8_link=[1.0] * 3, convert=[1.0] * 3)
     note = transfer.link_only_note(above, 0.13, -0.03)
-    assert "above the bound: a finding to explain (every round above it" in note and "noise" not in note
+    # t30_0506 #3: held back in the details as in the visible line, until the sweep agrees
+    assert ("above the bound (every round above it, beyond 2 %): a finding to explain only if the link's sweep, "
+            "timing the same two batches again, agrees") in note and "noise" not in note
     assert "not measured here" in note and "cache" not in note   # no sweep to set it beside
     line = transfer.link_alone_line(above)
     assert "a finding to explain" in line and "the model's ceiling" in line

@@ -936,7 +936,7 @@ def _fewer_run(low_speedup, predicted_low, split_low=(9,)):
     rows = [row(8, [low_speedup] * 5, split_low), row(16, [1.55, 1.58, 1.59, 1.60, 1.63], (10,))]
     predicted = {rows[0].key: predicted_low, rows[1].key: 1.55}
     p = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "", cap=7.41e6)
-    return " ".join(lab.take_away(p).split())
+    return " ".join((lab.take_away(p) + " " + lab.take_away_detail(p)).split())  # the model's part: the block
 
 
 def test_the_bubble_is_named_as_why_fewer_micro_batches_lost_only_where_it_is_large_enough():

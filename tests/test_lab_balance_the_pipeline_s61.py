@@ -1,14 +1,14 @@
 """Lab 02 (t23_labs03 #2): the take-away tells a split the cap moved from one the layers' costs moved. Each
 timed m's best split without the cap is found by exercise A's model (``reading.uncapped_splits``) and the
 reading prints it beside the one that fits, with the learner's figures for both (``splits_by_m``), and says
-whether the fewer micro-batches or the split the cap forced made the fewest timed run slower (``fewer_words``).
+whether the fewer micro-batches or the split the cap forced made the fewest timed run slower (``fewer_detail``).
 Every branch on fabricated figures."""
 
 from __future__ import annotations
 
 from utils.labs.balance_the_pipeline import checks as lab
 from utils.labs.balance_the_pipeline import reference as ref
-from utils.labs.balance_the_pipeline.fewer import fewer_words
+from utils.labs.balance_the_pipeline.fewer import fewer_detail
 from utils.labs.balance_the_pipeline.reading import splits_by_m, uncapped_splits
 from utils.lessons.model_split import runs
 
@@ -79,8 +79,7 @@ def test_no_split_moved_and_no_cap_are_said_apart():
 
 def _fewer(uncapped_figure, low=1.15, high=1.47):
     p = _run({8: (9,), 16: (10,)}, {8: ((10,), uncapped_figure)} if uncapped_figure else {}, {8: low, 16: high})
-    least, first = p.rows
-    return _said(fewer_words(p, least, first, "m=16", "ran slower"))
+    return _said(fewer_detail(p))  # what the model says beyond the bubble: the collapsed block (t29_labs03)
 
 
 def test_the_gap_is_put_on_the_forced_split_when_the_model_puts_the_ruled_out_split_past_the_fastest():

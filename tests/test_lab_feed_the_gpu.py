@@ -14,7 +14,7 @@ import torch
 from helpers_prefetch import no_thread_or_process_left  # noqa: F401 - autouse: nothing left running
 from torch.utils.data import DataLoader
 
-from utils import bench, checks, devices
+from utils import bench, checks, claims, devices
 from utils.labs.feed_the_gpu.checks import (
     LabSetup,
     check_data,
@@ -407,17 +407,21 @@ def test_take_aways_follow_the_run():
     assert "the compute sets the bound" in flat and "1 read at once" in flat
     assert "within the 10% target of the bound (1.35 s against 1.30 s, 4% over it)" in flat
     assert "steps of compute" in flat and flat.endswith("the cache's line")
-    assert "the first one, timed now" in flat and "measured L = 0.70 s and C = 1.30 s again" in flat
+    assert "the first slow batch, timed now" in flat and "after the first slow one" in flat   # t30: not batch 0
+    assert "measured L = 0.70 s and C = 1.30 s again" in flat
     slow = float(flat.split("slow batches take ")[1].split(" ms")[0])  # measured: near the draw's setting
+    steps = float(flat.split(" steps of compute")[0].split("), ")[-1])   # worked from the printed ms
+    batches = -(-setup.n_items // setup.batch_size)
+    assert steps == claims.half_up(slow / (1e3 * 1.3 / batches), 1), (slow, steps)
     expected = setup.factor * setup.item_seconds * setup.batch_size * 1e3
     assert expected * 0.9 < slow < expected * 1.5
     assert max(len(line) for line in text.splitlines()) <= 110
     lab.LAST_EPOCH.update(seconds=1.25)  # faster than the bound: said, never called "met"
     flat = " ".join(take_aways(setup, 0.7, 1.3).split())
     assert "under the bound (1.25 s against 1.30 s, 4% under it" in flat and "a finding to explain" in flat
-    assert "they come one at a time, not several in a row (the batches after the first, timed now)" in flat
+    assert "they come one at a time, not several in a row (the batches after the first slow one, timed now)" in flat
     flat = " ".join(take_aways(_draw(2), 0.7, 1.3).split())  # a draw whose slow batches come 3 in a row
-    assert "they come 3 in a row (the batches after the first, timed now)" in flat, flat
+    assert "they come 3 in a row (the batches after the first slow one, timed now)" in flat, flat
     # twenty-fifth reading: "2 reads", not "2 read(s)"; the re-measured L and C a sentence of their own, not a
     # second parenthesis straight after the first
     lab.LAST_EPOCH.update(reads=2)

@@ -177,9 +177,9 @@ def test_the_timing_says_it_ran_without_the_profiler_and_prints_its_ms_beside_th
     assert "timed alone," not in said[10:]  # no ms kept: none printed, one scaling
     timed = dict(_timed(*RATIOS_16), slow_ms=[160.2, 150.0, 170.0, 158.0, 162.0], launcher_ms=[55.0] * 5)
     with_ms = _flat(threads_sentence(timed, 661.9, 573.0, READING_16))
-    assert "At 2 threads a micro-batch took a median 160.2 ms timed alone, 4 x 160.2 = 641 ms a step; under the " \
-           "profiler, forward and backward took 662 ms a step (661.9 / 4 = 165.5 ms a micro-batch), 662 - 641 = " \
-           "21 ms more at the same count." in with_ms, with_ms
+    assert "At 2 threads a micro-batch took a median 160.2 ms timed alone, 4 x 160.2 = 640.8 ms a step; under " \
+           "the profiler, forward and backward took 661.9 ms a step (661.9 / 4 = 165.5 ms a micro-batch), 661.9 " \
+           "- 640.8 = 21 ms more at the same count." in with_ms, with_ms
 
 
 # --- seventeenth reading (t17_labs58, lab 08 cell 33): #1 3.37x ± 11.69 printed a 0%-115% share (a negative
@@ -208,8 +208,8 @@ def test_the_reader_s_run_is_not_told_apart_across_both_scalings_and_the_rounds(
     # (tests/test_labs48_s62.py); 3.37x ± 0.05 keeps this test's arithmetic on one figure
     said = _said_17(1041.0, ratios=(3.2, 3.32, 3.37, 3.42, 3.5))
     assert "3.37x ± 0.05" in said and "smallest first: 3.20x, 3.32x, 3.37x, 3.42x, 3.50x;" in said, said
-    assert "4 x 166.3 = 665 ms a step; under the profiler, forward and backward took 1175 ms a step (1175.2 / 4 = " \
-           "293.8 ms a micro-batch), 1175 - 665 = 510 ms more at the same count." in said, said
+    assert "4 x 166.3 = 665.2 ms a step; under the profiler, forward and backward took 1175.2 ms a step (1175.2 " \
+           "/ 4 = 293.8 ms a micro-batch), 1175.2 - 665.2 = 510 ms more at the same count." in said, said
     assert "Scaled to the 665 ms timed alone, the launcher's thread count saves 665 - 665 / 3.37 = 468 ms a " \
            "step; scaled to the profiled 1175 ms, it saves 1175 - 1175 / 3.37 = 826 ms, if the profiler's overhead shrank in " \
            "the same ratio (not measured)." in said, said
@@ -239,8 +239,8 @@ def test_the_unprofiled_scaling_keeps_a_profiled_more_than_the_miss_from_being_s
 
 def test_profiled_ms_no_more_than_the_timed_name_no_gap():
     said = _said_17(1041.0, ratios=(3.2, 3.32, 3.37, 3.42, 3.5), slow_ms=[300.0] * 5)  # 4 x 300.0 = 1200 ms timed alone against 1175 profiled
-    assert "4 x 300.0 = 1200 ms a step; under the profiler, forward and backward took 1175 ms a step (1175.2 / 4 " \
-           "= 293.8 ms a micro-batch), 1200 - 1175 = 25 ms less at the same count." in said, said
+    assert "4 x 300.0 = 1200.0 ms a step; under the profiler, forward and backward took 1175.2 ms a step (1175.2 " \
+           "/ 4 = 293.8 ms a micro-batch), 1200.0 - 1175.2 = 25 ms less at the same count." in said, said
     assert "it saves 1175 - 1175 / 3.37 = 826 ms." in said and "shrank" not in said, said
     assert "more under the profiler" not in said and "the profiler's own overhead on the slow script's step" in said
 

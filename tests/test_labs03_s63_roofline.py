@@ -59,8 +59,8 @@ def test_a_lookup_near_its_bound_says_where_it_lies_against_it():
 
 def test_check_3_names_each_op_beside_its_ratio():
     attention = NS(name="causal attention, length 1024, 8 heads of 64, batch 1", kind="attention",
-                   dims={"length": 76})
-    assert roof_checks.short_name(attention) == "causal attention, length 76"
+                   dims={"length": 76, "batch": 1})
+    assert roof_checks.short_name(attention) == "causal attention, length 76, batch 1"
     lookup_op = NS(name="embedding 32768x1024, 8,192 tokens", kind="embedding", dims={})
     assert roof_checks.short_name(lookup_op) == "embedding 32768x1024"
     verdict = roof_checks.check_measured(count, turning_length, CEILINGS, SETUP, show=False,

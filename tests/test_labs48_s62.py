@@ -44,8 +44,8 @@ def test_two_groups_print_the_range_and_no_median_or_scaled_saving():
             "1.34x; 34.36 - 28.49 = 5.87x). All 5 rounds' median ± spread, 3.10x ± 13.29, reaches below zero, "
             "where no speed ratio lies (3.10 - 13.29 < 0) and stops short of the other group (3.10 + 13.29 = "
             "16.39x): one ± cannot describe two groups.") in said, said  # t27: no negative ratio
-    assert ("At its own 2 threads a micro-batch took 60.2 to 1203.4 ms timed alone across the rounds; under the "
-            "profiler, 1596.0 / 4 = 399.0 ms.") in said, said
+    assert "1203.4" not in said and "399.0" not in said, said   # t30: no ms range beside the profile's
+    assert "16.39x): one ± cannot describe two groups. So how much" in said, said
     assert said.endswith("So how much of the prediction's 1481 ms miss the threads explain is not measured here: a "
                          "saving scaled from one figure would claim a precision these rounds do not have"), said
     for scaled in ("± 0.67", "287", "1081", "saves", "%", "outlying", "they set it"):

@@ -76,7 +76,7 @@ def _fewer(low_rounds, high_rounds, predicted_low, predicted_high):
     rows = [row(8, low_rounds, (9,)), row(16, high_rounds, (10,))]
     predicted = {rows[0].key: predicted_low, rows[1].key: predicted_high}
     p = lab.Pipelined(rows[1], rows, rows[1], 1.0, lab.MIN_MARGIN, predicted, False, "", cap=7.41e6)
-    return " ".join(lab.take_away(p).split())
+    return " ".join((lab.take_away(p) + " " + lab.take_away_detail(p)).split())  # the model's part: the block
 
 
 M8 = [1.10, 1.15, 1.18, 1.20, 1.22, 1.25, 1.30]    # 1.20 ± 0.05

@@ -100,14 +100,14 @@ def test_the_prediction_reads_the_blocks_forward_at_most_the_whole_forward():
     assert fb.predicted_speed(0.0839, low, high) == "1.32-1.34x"   # (83.9 + 26.9) / 83.9, (83.9 + 28.4) / 83.9
     assert fb.forward_words(low, high) == ("26.9-28.4 ms: 28.4 timed alone, at most the whole forward that "
                                            "contains it, 26.9")
-    assert fb.forwards_cost(0.0191, low, high) == ("0.67-0.71 of a forward (67%-71% of the predicted extra "
-                                                   "time): less than the predicted forward")
+    assert fb.forwards_cost(0.0191, low, high) == ("0.67-0.71 ± 0.10 of a forward (67%-71% of the predicted "
+                                                   "extra time; ± at its floor): less than the predicted forward")
     # the whole forward longer, or not timed: one figure, as before
     one = fb.blocks_forward_range({"blocks' forward": 0.0250, "forward": 0.0270})
     assert one[0] == one[1] and fb.predicted_speed(0.0839, *one) == "1.30x" and fb.forward_words(*one) == "25.0 ms"
     assert fb.blocks_forward_range({"blocks' forward": 0.0250})[0] == 0.025
-    assert fb.forwards_cost(0.0250, *one) == "1.00 of a forward (100% of the predicted extra time): about one " \
-        "forward, as predicted"
+    assert fb.forwards_cost(0.0250, *one) == "1.00 ± 0.10 of a forward (100% of the predicted extra time; ± at its " \
+        "floor): about one forward, as predicted"
     assert fb.forwards_cost(0.0300, *one).endswith("more than the predicted forward")   # 1.20: past 10 %
 
 
@@ -125,9 +125,11 @@ def test_the_summary_and_claims_row_print_the_range_and_the_part_over_whole_note
     ckpt = {"step": 0.0839, "checkpointed step": 0.1030, "blocks' forward": 0.0284, "forward": 0.0269}
     said = summary.checkpointing_summary(ckpt, (1.23, 0.02, [1.23]))   # 103.0 / 83.9 ms: 1.23x
     # (1.23 - 1) x 83.9 = 19.297 ms over 28.4 and 26.9 ms: the ratio read pair by pair, not 103.0 - 83.9
-    assert "one extra forward, 1.32-1.34x here: 0.68-0.72 of a forward" in said
+    assert "one extra forward, 1.32-1.34x here: 0.68-0.72 ± 0.10 of a forward" in said
     note = summary.part_over_whole("blocks' forward", 0.0284, "forward", 0.0269, 0.02, "then this")
-    assert ("the 1.5 ms gap comes from timing them apart (1.06x ± 0.02 the whole's time in their paired rounds: "
-            "beyond their noise, a cause not timed apart here), and then this.") in note
+    assert ("the 1.5 ms gap comes from timing them apart (1.06x the whole's time, the fastest run of each; its "
+            "± 0.02 from their paired rounds' own ratios: beyond their noise, a cause not timed apart here), and "
+            "then this.") in note
     near = summary.part_over_whole("blocks' forward", 0.0275, "forward", 0.0269, 0.03)
-    assert "(1.02x ± 0.03 the whole's time in their paired rounds: within their noise), and no figure" in near
+    assert ("(1.02x the whole's time, the fastest run of each; its ± 0.03 from their paired rounds' own ratios: "
+            "within their noise), and no figure") in near

@@ -117,7 +117,13 @@ def test_several_rounds_past_and_a_slower_split_name_each_round():
     assert ("rounds 1 and 5 lie past their own rounds' references, beyond the ratios' spread (1.17x / 1.10x = "
             "1.06x, 1.20x / 1.12x = 1.07x, above 1 and above 1.00 + 0.03 = 1.03): findings to explain; the median "
             "and the other 3 rounds: explained by the reference") in said, said
+    # t30_02 #1: a round under the 1x bound needs no reference: 0.95x over its 0.90x is not named
     slow = _split(rounds=[0.95, 0.90, 0.91, 0.92, 0.90], references=[0.90, 0.90, 0.91, 0.92, 0.90])
+    closing = report.naive_closing(slow)
+    assert "lies past its own round's reference" not in closing and "the two stages, each timed alone in its " \
+           "own process, cost together what this step did" in closing, closing
+    # one above the bound and past the median + the spread (1.02x > 0.91 + 0.01) is set beside its reference
+    slow = _split(rounds=[1.02, 0.90, 0.91, 0.92, 0.90], references=[0.90, 0.90, 0.91, 0.92, 0.90])
     closing = report.naive_closing(slow)
     assert "round 1 lies past its own round's reference" in closing and "the median and the other 4 rounds: the " \
            "two stages, each timed alone in its own process, cost together what this step did" in closing, closing
@@ -166,8 +172,9 @@ def test_the_messages_and_the_work_are_said_to_overlap_on_cpu_workers():
     overlap = ("that work includes the messages' own CPU time (sends and receives), so the two overlap: they are "
                "not added")
     assert placement.extra_note(got).endswith(  # t21_02: set against every reading of the extra time
-        "(+32 ms, which accounts for every reading of the extra time, up to 33.0 ms (the highest of 5 rounds, within the "
-        f"same spread); {overlap})")  # t23_02 #2: 33.0 - 1.9 = 31.1, under +32: the median's ± for every reading
+        "(+32 ms, which accounts for the median extra time (+28.5 ms), 28 ms (the table's median steps' difference) "
+        "and 30.4 ms (the paired median plus its spread), not 33.0 ms (the highest of 5 rounds); "
+        f"{overlap})")  # t30_02 #3: every reading but the median must be reached, so 33.0 is not (no ± on top)
     assert f"(where it went inside the work, untimed here; {overlap})" in placement.placement_reading(got, "gloo")
     on_gpus = _placements([0.095, 0.095], cpu_workers=False)  # device time: not said to hold the messages
     assert placement.overlap(on_gpus) == "" and "overlap" not in placement.extra_note(on_gpus)

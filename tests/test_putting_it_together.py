@@ -627,8 +627,8 @@ def test_the_two_devices_gap_is_set_against_the_all_reduce_the_guide_priced():
     c = ladder.Compared(dataclasses.replace(one.rung, workers=2), one.kept, one.before, one.after)
     said = ladder.two_devices_gap(c, 3.48e9, 3.225e6, simulated=True)  # 12.9 MB: 3.7 ms on the link
     assert "against 50.0 ms at the bound" in said and "26.9 ms a step the bound does not see" in said
-    assert "100% of a core" in said and "The floor is 14% of the gap" in said and "at most" not in said
-    assert "a floor" in said and "cannot tell" in said
+    assert "100% of a core" in said and "That estimate is 14% of the gap" in said and "at most" not in said
+    assert "an estimate, not a floor" in said and "(3.48 GB/s)" in said and "cannot tell" in said
     assert "could explain all" in ladder.two_devices_gap(c, 0.3e9, 3.225e6, simulated=False)
     assert "of a core" not in ladder.two_devices_gap(c, None, 3.225e6, simulated=False)
     slower = _paired("two devices", [0.75, 0.75, 0.75])

@@ -46,7 +46,7 @@ def test_the_two_devices_gap_is_worked_from_the_printed_ms_and_gain():
     assert "the steps before it, 199.3 ms (their median in the same rounds), over the paired gain, 1.49x, " \
         "give 133.8 ms a step" in said
     assert f"against {ideal:.1f} ms at the bound" in said and f"{gap:.1f} ms a step the bound" in said
-    assert f"The floor is {1.6 / gap:.0%} of the gap" in said
+    assert f"That estimate is {1.6 / gap:.0%} of the gap" in said
     # the other branch: a floor larger than the gap as printed
     assert "could explain all of the gap" in ladder.two_devices_gap(c, 0.1e9, 1.6e6, simulated=False)
 
@@ -74,14 +74,14 @@ def test_the_two_devices_bound_rounds_a_half_up_as_a_reader_does():
     assert "the steps before it, 172.7 ms (their median in the same rounds), over the paired gain, 1.56x, " \
         "give 110.7 ms a step" in said
     assert "against 86.4 ms at the bound (1/2 of those 172.7 ms): 24.3 ms a step the bound" in said
-    assert "The floor is 7% of the gap" in said   # 1.6 / 24.3 = 6.6%
+    assert "That estimate is 7% of the gap" in said   # 1.6 / 24.3 = 6.6%
     # the other outcome: a half that does not tie (172.8 / 2 = 86.4), the same words from its own figures
     other = ladder.two_devices_gap(_compared("two devices", 0.1728, [1.56] * 3, workers=2), 4e9, 1.6e6, False)
     assert "give 110.8 ms a step" in other and "against 86.4 ms at the bound" in other
     assert "24.4 ms a step" in other
     # the floor's share of the gap rounds half up too: 3.0 / 24.0 = 12.5% prints 13% (":.0%" gave 12%)
     tie = ladder.two_devices_gap(_compared("two devices", 0.1702, [1.56] * 3, workers=2), 2.0e9, 1.5e6, False)
-    assert "24.0 ms a step" in tie and "priced, 3 ms" in tie and "The floor is 13% of the gap" in tie
+    assert "24.0 ms a step" in tie and "priced, 3 ms" in tie and "That estimate is 13% of the gap" in tie
 
 
 def test_a_slower_step_s_ms_is_the_printed_ms_over_the_printed_gain():

@@ -107,7 +107,7 @@ def test_the_two_devices_gap_is_set_against_lesson_07_s_all_reduce_fit_where_kep
     slow = allreduce_fit.against_gap((314e-6, 0.3e9, 0.3), 12.9e6, 31.0, "the rest of the step")
     assert "could explain all of the gap" in slow                 # 0.31 + 43.00 ms: past the gap
     without = ladder.two_devices_gap(c, 3.98e9, 3.225e6, simulated=True)
-    assert "The floor is 10% of the gap" in without and "Lesson 07" not in without
+    assert "That estimate is 10% of the gap" in without and "Lesson 07" not in without
     # the ledger's record, only where lesson 07 ran on this hardware
     record = {"value": 1.28, "alpha_s": 314e-6, "worst_residual": 0.3, "hardware": bench.hardware_label()}
     assert allreduce_fit.lesson_07(record) == (314e-6, 1.28e9, 0.3)

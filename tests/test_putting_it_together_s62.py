@@ -59,7 +59,7 @@ def test_a_step_in_minutes_prints_three_figures_so_the_run_s_hours_check_either_
     from utils.lessons.putting_it_together import guide
 
     shape = NS(parameters=lambda: 6.86e9, context=2048)
-    memory = guide.Step("memory", "QLoRA", "fits")
+    memory = guide.Step("memory", "full training", "fits")   # 6 FLOPs a weight
     said = guide._with_step_time(memory, shape, 8, 1, NS(low_peak=2719e9), 5000).why
     assert "/ (1 x 2,719.0 GFLOP/s, the measured peak) = 4.13 min" in said
     assert "(5,000 steps: at least 344 h); rent GPUs" in said    # 4.13 x 5,000 / 60 = 344.2

@@ -70,11 +70,12 @@ def test_the_dram_buffers_size_is_said_with_the_rule_that_set_it():
     read = regimes.dram_read_size(64 * MIB, caches)
     said = summary.dram_reference_sentence(read, caches, [dram], largest=64 * MIB)
     assert read == 128 * MIB and ("The buffer is 4.0x the 32 MiB L3 this machine reports (2 x the 64 MiB "
-                                  "largest copy, more than 2 x the 32 MiB L3), so no cache") in said
+                                  "largest copy, more than 2 x the L3), so no cache") in said
     big_l3 = {"L2": 2 * MIB, "L3": 480 * MIB}
     read = regimes.dram_read_size(64 * MIB, big_l3)
     said = summary.dram_reference_sentence(read, big_l3, [dram], largest=64 * MIB)
-    assert read == 960 * MIB and ("2.0x the 480 MiB L3 this machine reports (2 x the 480 MiB L3, at "
+    # t30_0001: the L3's size is said once, before the rule
+    assert read == 960 * MIB and ("2.0x the 480 MiB L3 this machine reports (2 x the L3, at "
                                   "least 2 x the 64 MiB largest copy)") in said
     assert regimes.dram_read_rule(2048 * MIB, 64 * MIB, {"L3": 1536 * MIB}).startswith("capped at 2048 MiB")
     assert regimes.dram_read_rule(128 * MIB, 64 * MIB, {}) == "2 x the 64 MiB largest copy"

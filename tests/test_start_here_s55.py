@@ -55,7 +55,7 @@ def test_a_worst_miss_exactly_at_the_edge_is_past_the_error_by_at_most_the_edge(
     assert at.grade == "edge"
     said = at.sentence()
     assert "lies past that fit's own ±30% by at most the 10 points the course allows one noisy median" in said
-    assert "-39.9% of the measured time" in said and "less than" not in said
+    assert "measured below the line by 39.9% of the measured time (residual -39.9%)" in said and "less than" not in said
     assert "by at most the 10 points" in _check(-0.35).sentence()  # inside the edge band: still true
     assert _check(-0.41).grade == "one size"  # past it as printed: the other branch
     assert "lies within that fit's own ±30%" in _check(-0.25).sentence()

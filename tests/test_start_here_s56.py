@@ -91,5 +91,5 @@ def test_this_runs_fit_points_to_its_sign_test_inside_the_same_block():
     kept = machine.link_fit("gloo", sizes, [100e-6 + n / 4e9 for n in sizes])
     this_run = machine.link_fit("gloo", sizes, [300e-6, 120e-6, 110e-6, 400e-6, 4300e-6])
     said = summary.rerun_link_sentence(kept, this_run)
-    assert "(how its misses run: the note under the fit table below; both are in section 3's block)" in said
+    assert "(how its misses run: the note under the fit table below)." in said  # t30_0001: no 'both are in ...'
     assert "the block below" not in said

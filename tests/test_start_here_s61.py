@@ -21,7 +21,7 @@ def test_a_miss_printed_past_the_edge_at_its_tenth_of_a_percent_is_past_it():
     assert "+40.4%" in past.sentence() and past.claim("gloo").measured == "worst miss +40.4% (16 MiB)"
     # exactly at the edge as printed (40.0%) is still at most 10 points past: the edge branch
     at = _check(0.40004)
-    assert at.grade == "edge" and "+40.0% of the measured time" in at.sentence()
+    assert at.grade == "edge" and "above the line by 40.0% of the measured time (residual +40.0%)" in at.sentence()
     assert at.verdict.startswith("yes, at the edge")
 
 
@@ -30,7 +30,8 @@ def test_the_edge_and_within_branches_are_judged_at_the_tenth_against_the_printe
     assert _check(0.304, error=0.30).grade == "edge"
     assert _check(0.30004, error=0.30).grade == "within"
     assert _check(-0.328, error=0.296).grade == "edge"  # lesson 00's: -32.8% against ±30% as printed
-    assert _check(-0.25).grade == "within" and "-25.0% of the measured time" in _check(-0.25).sentence()
+    assert _check(-0.25).grade == "within"
+    assert "below the line by 25.0% of the measured time" in _check(-0.25).sentence()
     # two sizes past the edge: "beyond", each listed at the tenth
     rows = _check(0.45).misses[:2] + [(16 * MIB, 1e-3, 0.5e-3, 0.5), (32 * MIB, 1e-3, 0.45e-3, 0.55)]
     two = line_check.LineCheck(rows, 0.30)

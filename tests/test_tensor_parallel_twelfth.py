@@ -58,8 +58,9 @@ def test_no_addition_of_the_step_is_named_where_the_step_added_nothing_measurabl
             "the 5 % of t1/2 (0.92 ms)") in proof
     # the other outcome: the step itself added more than its 5 % (19.00 -> 20.18, 1.18 ms beyond 0.95):
     # its additions are the measured candidates, named as before
-    other = " ".join(report.miss_answer(_reader_run(together=0.01900), "")[0])
-    assert "5 candidates fit, none timed apart: gloo's threads" in other and "Cause: " not in other
+    other, block = (" ".join(x) for x in report.miss_answer(_reader_run(together=0.01900), ""))
+    assert "5 candidates fit, none timed apart (the block below lists them)" in other and "Cause: " not in other
+    assert "gloo" not in other and "The compute's 5 candidates, none timed apart: gloo's threads" in block
 
 
 def test_each_link_within_its_noise_names_no_cause():

@@ -56,8 +56,10 @@ def test_a_call_within_or_below_the_residual_says_so():
         "within the fit's residual")   # 0.12 above, 0.12 allowed: as printed, nothing lies beyond
     assert verdicts.call_against_model(0.36e-3, 0.24e-3, 0.32, parts=True).startswith(
         "within the fit's residual")   # 0.12 below, 0.12 allowed
+    assert verdicts.call_against_model(0.36e-3, 0.22e-3, 0.32, parts=True).startswith(
+        "below the model by more than its residual")   # 0.14 below, 0.12 allowed: 0.02 past it
     assert verdicts.call_against_model(0.36e-3, 0.23e-3, 0.32, parts=True).startswith(
-        "below the model by more than its residual")
+        "below the model at the edge of its residual")   # 0.01 past it: the last digit printed (t30_0708)
 
 
 def _lesson_cells():

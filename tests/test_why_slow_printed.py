@@ -181,9 +181,13 @@ def test_the_matmul_shares_spread_is_printed_with_the_shares_it_is_worked_from()
         return profile.StepProfile(0.1, {"matmul": 0.079, "memory-bound": 0.015, "Python & dispatch": 0.006},
                                    [], None, None, None, attention_seconds=0.012, matmul_shares=shares)
 
-    said = step((0.741, 0.780, 0.792, 0.795, 0.803)).split_sentence()
-    assert "ran 74.1%, 78.0%, 79.2%, 79.5%, 80.3% (± 0.8%, half the middle half's range: (79.5 - 78.0) / 2" in said
+    steady = step((0.741, 0.780, 0.792, 0.795, 0.803))
+    said = steady.split_sentence()
+    assert "ran 74.1% to 80.3% (± 0.8%, half the middle half's range; each step's share in the block" in said
     assert "more than half, beyond that noise" in said
+    # t29_0001: each step's share and the ±'s sum moved to the block
+    assert ("each profiled step: 74.1%, 78.0%, 79.2%, 79.5%, 80.3%; its ± 0.8% is half the middle half's range, "
+            "(79.5 - 78.0) / 2") in steady.steps_note()
     noisy = step((0.46, 0.47, 0.50, 0.54, 0.55))
     assert round(noisy.matmul_spread, 4) == 0.035  # (54.0 - 47.0) / 2 = 3.5 points
     assert "(± 3.5%," in noisy.split_sentence()
@@ -220,7 +224,7 @@ def test_the_profiled_steps_shares_are_worked_from_the_ms_the_table_prints():
     step = profile.StepProfile(0.08606, {"matmul": 0.06454, "memory-bound": 0.015, "Python & dispatch": 0.00652},
                                [], None, None, None, attention_seconds=0.008, matmul_shares=shares + (0.74, 0.752))
     said = step.split_sentence()
-    assert "matmuls 74.9% of it" in said and "ran 73.2%, 74.0%, 74.9%, 75.2%, 76.7%" in said
+    assert "matmuls 74.9% of it" in said and "73.2%, 74.0%, 74.9%, 75.2%, 76.7%" in step.steps_note()
     assert step.printed_matmul_shares[2] == round(step.share("matmul") * 100, 1) == 74.9
 
 
@@ -249,8 +253,8 @@ def test_section_3_answers_the_latency_question_by_the_closing_rows_rule():
     # the other outcomes: the small messages steady, the batch mostly latency or clearly not
     held = _link()  # 86.7 of 126.7 µs: 68%
     ids = transfers.batch_costs(held, 16, 64, 128)[0]
-    assert "takes 126.7 µs, 68% of it latency (counted as the fastest small-message time, 86.7 µs, the figure " \
-        "the table counts as latency): mostly latency." in link_report._ids_sentence(ids, held)
+    assert "takes 126.7 µs, 68% of it latency (counted as the fastest small-message time, 86.7 µs, as the " \
+        "table does): mostly latency." in link_report._ids_sentence(ids, held)
     slow = _link({8192: 200.04e-6, 512: 90.0e-6})  # 43% to 45%: clear of half, below it
     ids = transfers.batch_costs(slow, 16, 64, 128)[0]
     said = link_report._ids_sentence(ids, slow)

@@ -27,7 +27,7 @@ def test_a_failing_axis_d_is_no_finding_across_axes():
     assert not report.fixed_costs_differ(series, scaling.fit)
     said = report.fixed_cost_sentence(series, scaling.fit)
     assert said.startswith(" The fixed cost per step comes out +7.1 ms along width, +6.4 ms along context "
-                           "(the axes that fit): within ±10% of the shortest step")
+                           "(the axes that fit): they differ by 0.7 ms, no more than 10% of the shortest step")
     assert "as one fixed cost per step should; depth's " in said and "comes from a fit that misses by" in said
     assert said.endswith("so it shows no second fixed cost.")
     assert "cannot differ" not in said
@@ -70,8 +70,8 @@ def test_every_axis_fitting_and_agreeing_keeps_the_plain_sentence():
     series = {"width": axis("width", 7.1e-3),
               "context": axis("context", 6.4e-3)}
     said = report.fixed_cost_sentence(series, scaling.fit)
-    assert said == (" The fixed cost per step comes out +7.1 ms along width, +6.4 ms along context: within "
-                    "±10% of the shortest step (16.2 ms) of each other, as "
+    assert said == (" The fixed cost per step comes out +7.1 ms along width, +6.4 ms along context: they differ "
+                    "by 0.7 ms, no more than 10% of the shortest step (16.2 ms), as "
                     "one fixed cost per step should.")
     assert report.scaling_verdict(series, scaling.fit) == "holds on every axis (2 of 2)"
 

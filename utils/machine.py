@@ -331,6 +331,13 @@ def stored_link(link: LinkFit, device: str = "cpu", remeasure: bool = False, pat
     return _kept_link(entry)
 
 
+def saved_link(device: str = "cpu", path: Path = PROFILE_PATH) -> LinkFit | None:
+    """The link fit lesson 00 kept in the machine profile for ``device`` (``stored_link``), refitted from its
+    kept sizes and times; None where the profile keeps none. Read only: nothing is measured or written. Any
+    lesson or lab that sets its own link figure beside lesson 00's reads it here, one way."""
+    return _kept_link(_read(path).get(machine_key(device), {}))
+
+
 def _kept_link(entry: dict) -> LinkFit | None:
     kept = entry.get("link")
     if not kept:

@@ -183,13 +183,15 @@ def busy_fractions(spans, window: tuple[float, float] | None = None) -> dict[str
 def _busy_text(spans: list[Span], device: str, busy: float) -> str:
     """"busy 83%"; where the row also communicates, its work and its communication apart ("work 61%, comm
     22%"): time waiting inside a collective is not work (lesson 07)."""
+    from utils.claims import percent  # half up, as every share the course prints (0.385 -> 39%)
+
     mine = [s for s in spans if s.device == device]
     comm = [s for s in mine if s.kind == "communication"]
     if not comm:
-        return f"busy {busy:.0%}"
+        return f"busy {percent(busy)}"
     window = (min(s.start for s in spans), max(s.end for s in spans))
     work = busy_fractions([s for s in mine if s.kind != "communication"], window).get(device, 0.0)
-    return f"work {work:.0%}, comm {busy_fractions(comm, window)[device]:.0%}"
+    return f"work {percent(work)}, comm {percent(busy_fractions(comm, window)[device])}"
 
 
 def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):

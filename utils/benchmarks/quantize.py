@@ -19,7 +19,7 @@ from utils.lessons.compression.measure import model_bytes, time_by_op, timed_bat
 from utils.lessons.compression.plan import Settings, lesson_settings
 from utils.lessons.compression.quantize import compile_quantized, int8_path, torchao_status
 from utils.lessons.compression.quantruns import quant_variants, reference_of, time_variants
-from utils.lessons.compression.roofline import linear_shapes, measure_rates
+from utils.lessons.compression.roofline import figure_text, linear_shapes, measure_rates
 from utils.lessons.compression.train import linear_heavy_mlp, train
 
 EPOCHS = 6
@@ -66,7 +66,9 @@ def quantize_benchmark() -> bench.Result:
     extra = {"output_error": errors, "tolerance": {n: run.tolerance[n] for n in variants}, "wrong": wrong,
              "int8_path": int8_path(device),
              "noise": run.noise[BEST], "eager_speedup": run.speedup[EAGER], "reference_kind": reference.label,
-             "reference_why": reference.why, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+             "reference_why": reference.why, "reference_rough": reference.rough,
+             "threads": torch.get_num_threads(),  # lesson 04 times on one thread: lesson 09 names the difference
+             "cpu_capability": torch.backends.cpu.get_cpu_capability(),
              "cpu_isa": devices.cpu_isa(), "compile_seconds": run.compile_seconds.get(BEST),
              "size_ratio": model_bytes(model) / model_bytes(int8),
              "accuracy_drop": models.accuracy(model, test_set) - models.accuracy(int8, test_set)}
@@ -84,6 +86,7 @@ def quantize_benchmark() -> bench.Result:
     if wrong:
         checked += "; beyond tolerance: " + ", ".join(f"{n} {run.error[n]:.1%}" for n in wrong)
     return bench.Result("quantize", measured=run.speedup[BEST] if correct else 0.0, bound=reference.value,
-                        unit="x", note=note(settings, f"{reference.value:.2f}x, {reference.label}: {reference.why}",
+                        unit="x", note=note(settings, f"{figure_text(reference.value, reference.rough)}, {reference.label}: "
+                                                      f"{reference.why}",  # "~8.1x (rough)" as lesson 04 prints it
                                             lost + checked + f"; path: {int8_path(device)}"),
                         extra=extra)

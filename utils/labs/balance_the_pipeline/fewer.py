@@ -9,34 +9,67 @@ from __future__ import annotations
 import math
 
 from utils.claims import as_printed, half_up, printed_ratio
-from utils.labs.balance_the_pipeline.reading import Pipelined, noise
+from utils.labs.balance_the_pipeline.reading import Pipelined, noise, tied_with
 from utils.lessons.model_split.runs import Row
+
+
+def _bubble_worth(least: Row, first: Row) -> tuple[list[float], float, float]:
+    """The bubble's share of the step by the formula (p-1)/(m+p-1) at ``least`` and ``first`` (whole percent,
+    as printed, p = 2), what it can cost of throughput at most as a factor, and the gap measured, as printed."""
+    shares = [half_up(100 / (r.m + 1), 0) for r in (least, first)]
+    worth = half_up((100 - shares[1]) / (100 - shares[0]), 2)  # the bubble alone, as a factor of throughput
+    return shares, worth, half_up(printed_ratio(first.speedup, least.speedup), 2)
+
+
+def fewest_pair(p: Pipelined) -> tuple[Row, Row] | None:
+    """The fewest micro-batches timed and the fastest's fewest (``take_away``'s pair), None where no m below
+    the fastest's was timed."""
+    top = tied_with(p.rows, p.fastest.key)  # the configurations the paired rounds cannot tell from the fastest
+    smaller = [row for row in p.rows if row.m < min(x.m for x in top)]
+    if not smaller:
+        return None
+    return min(smaller, key=lambda x: x.m), min(top, key=lambda x: x.m)
+
+
+def fewer_detail(p: Pipelined) -> str:
+    """For the collapsed block (t26-t29_labs03: the take-away was heavy): where the bubble alone cannot make
+    the gap ``fewer_words`` reads, what the learner's model, which prices the bubble, each m's split and each
+    micro-batch's size, says of it (every branch written); "" where there is no such pair, the bubble can make
+    the gap, or the model left one of the two unpriced (``fewer_words`` then says what else is not measured)."""
+    pair = fewest_pair(p)
+    if pair is None:
+        return ""
+    least, first = pair
+    _, worth, gap = _bubble_worth(least, first)
+    if gap <= worth or least.key not in p.predicted or first.key not in p.predicted:
+        return ""
+    said = _priced_beyond_bubble(p, least, first, gap)
+    return f"Beyond the bubble, m={least.m} against m={first.m}: " + said[:1].lower() + said[1:]
 
 
 def fewer_words(p: Pipelined, least: Row, first: Row, fewest: str, slower: str) -> str:
     """Why the fewest micro-batches timed (``least``) ran slower than the fastest's fewest (``first``), naming
     only causes large enough for the gap, from the figures as printed (every branch written). The bubble by
     the formula (p-1)/(m+p-1) can cost at most (1 - its share at ``first``) / (1 - its share at ``least``) of
-    throughput; a gap past that factor needs more, and the learner's model, which prices the bubble, each
-    m's split and each micro-batch's size, says whether its parts are large enough."""
-    shares = [half_up(100 / (r.m + 1), 0) for r in (least, first)]  # whole percent, as printed (p = 2)
-    worth = half_up((100 - shares[1]) / (100 - shares[0]), 2)  # the bubble alone, as a factor of throughput
-    gap = half_up(printed_ratio(first.speedup, least.speedup), 2)
+    throughput; a gap past that factor needs more, and what the learner's model, which prices the bubble, each
+    m's split and each micro-batch's size, says of it is read in the collapsed block (``fewer_detail``)."""
+    shares, worth, gap = _bubble_worth(least, first)
     # it opens on the m, not on "fewer micro-batches": whether the fewer micro-batches caused it is the question
     said = (f"m={least.m} {slower}: {least.speedup:.2f}x against {first.speedup:.2f}x at "
             f"{fewest} ({gap:.2f}x apart), where the formula (p-1)/(m+p-1) puts the bubble at {shares[0]:.0f}% "
             f"of the step (equal stages, free micro-batches: not measured) against {shares[1]:.0f}%, ")
     if gap <= worth:
         return said + f"worth {worth:.2f}x by itself: the bubble alone can make that gap. "
-    said += f"worth only {worth:.2f}x by itself: the bubble alone cannot make that gap. "
-    return said + _priced_beyond_bubble(p, least, first, gap)
+    said += f"worth only {worth:.2f}x by itself: the bubble alone cannot make that gap"
+    if least.key not in p.predicted or first.key not in p.predicted:
+        return said + ". What else made it is not measured here. "
+    return said + "; what your model says of the rest is in the block below. "
 
 
 def _priced_beyond_bubble(p: Pipelined, least: Row, first: Row, gap: float) -> str:
     """Whether the learner's model, which prices more than the bubble (the split, each micro-batch's size),
-    predicted a gap as large as the measured one between ``least`` and ``first`` (every branch written)."""
-    if least.key not in p.predicted or first.key not in p.predicted:
-        return "What else made it is not measured here. "
+    predicted a gap as large as the measured one between ``least`` and ``first`` (every branch written; the
+    caller, ``fewer_detail``, has both predictions)."""
     low, high = p.predicted[least.key], p.predicted[first.key]
     apart = half_up(printed_ratio(high, low), 2)
     if list(least.split_points) != list(first.split_points):

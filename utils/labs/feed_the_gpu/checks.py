@@ -538,9 +538,10 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
             in_a_row += 1  # the batches after the first slow one, timed now, as long as they are slow too
         mean = claims.half_up(1e3 * claims.as_printed(load, 2) / batches, 0)  # ms a batch, from L as printed
         row = ("one at a time, not several in a row" if in_a_row == 1 else f"{in_a_row} in a row")
-        lines.append(f"- Your draw's slow batches take {slow * 1e3:.0f} ms to read (the first one, timed now; a "
-                     f"fast one {fast * 1e3:.0f} ms), {steps:.1f} steps of compute, and they come {row} (the "
-                     f"batches after the first, timed now), where L averages {mean:.0f} ms a batch: the "
+        shown = claims.as_printed(slow, 3) * 1e3   # the ms the steps above divide
+        lines.append(f"- Your draw's slow batches take {shown:.0f} ms to read (the first slow batch, timed now; "
+                     f"a fast one {fast * 1e3:.0f} ms), {steps:.1f} steps of compute, and they come {row} (the "
+                     f"batches after the first slow one, timed now), where L averages {mean:.0f} ms a batch: the "
                      "total hides them, and the read-ahead (and the loaders reading it) must cover each stretch.")
     if e:
         one = "one reader keeps up on average" if load < compute else "one reader cannot keep up on average"

@@ -146,11 +146,10 @@ def measure_link(sizes: tuple[int, ...] = LINK_SIZES, repeats: int = LINK_REPEAT
 
 
 def kept_link(link_fit: machine.LinkFit, path=None) -> machine.LinkFit | None:
-    """Lesson 00's fit of the same path, kept in the machine profile (``machine.stored_link``), to set beside
-    this lab's: None where the profile keeps none, or one of another path. Read only: nothing is measured or
-    written (as lesson 03's ``allreduce.profile_link``)."""
-    entry = machine._read(path or machine.PROFILE_PATH).get(machine.machine_key("cpu"), {})
-    kept = machine._kept_link(entry)
+    """Lesson 00's fit of the same path, kept in the machine profile (``machine.saved_link``, the one public
+    reader of it), to set beside this lab's: None where the profile keeps none, or one of another path. Read
+    only: nothing is measured or written."""
+    kept = machine.saved_link("cpu", path or machine.PROFILE_PATH)
     return kept if kept and kept.name == link_fit.name else None
 
 

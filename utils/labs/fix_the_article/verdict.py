@@ -88,7 +88,8 @@ def rounds_words(name: str, ratios: list[float], gap: str, jumped: set[int] = fr
     said = {"longer": "the split's messages longer", "shorter": "the split's messages shorter",
             "none": "no difference shown"}[gap]
     level = f" and {at_one} at 1.00" if at_one else ""  # printed 1.00: on neither side of 1
-    return (f"{name}: {above} of {len(ratios)} above 1{level}, median {statistics.median(ratios):.2f}x, "
+    median = claims.half_up(statistics.median(ratios), 2)  # an even count's median falls between two: half up
+    return (f"{name}: {above} of {len(ratios)} above 1{level}, median {median:.2f}x, "
             f"range {min(ratios):.2f}-{max(ratios):.2f}x{_aside_words(ratios, jumped)}: {said}")
 
 

@@ -129,31 +129,42 @@ def _bases(timed: dict, fb_ms: float) -> list[float]:
     return bases
 
 
+def _profile_gap(timed: dict, fb_ms: float) -> tuple[float, float, float] | None:
+    """The slow count's forward and backward a step timed alone (``ACCUMULATE`` x the rounds' median a
+    micro-batch, as printed: 4 x 84.3 = 337.2), the profile's (cell 11's row, 691.6) and how many ms more the
+    profiled took, worked from those two as printed to the ms, half up (691.6 - 337.2 = 354; twenty-ninth
+    reading: 692 - 337 = 355 from their roundings sat beside 691.6 and 337.2). None where no ms were kept."""
+    if not timed or not timed["slow_ms"]:
+        return None
+    per = claims.as_printed(statistics.median(timed["slow_ms"]), 1)
+    alone, profiled = claims.half_up(script.ACCUMULATE * per, 1), claims.as_printed(fb_ms, 1)
+    gap = claims.half_up(abs(profiled - alone), 0)
+    return alone, profiled, gap if profiled >= alone else -gap
+
+
 def _beside_the_profile(timed: dict, fb_ms: float) -> str:
     """The slow count's forward and backward timed alone (the rounds' median a micro-batch, times
     ``ACCUMULATE``) beside the profile's at the same count, under the profiler (cell 11's row), and how far
-    apart they are: that gap is a candidate of its own in the miss. Empty where no ms were kept."""
+    apart they are (``_profile_gap``): that gap is a candidate of its own in the miss. Empty where no ms were
+    kept."""
     if not timed["slow_ms"]:
         return ""
-    per, fb = claims.as_printed(statistics.median(timed["slow_ms"]), 1), claims.as_printed(fb_ms, 1)
-    alone, profiled = _bases(timed, fb_ms)
-    gap = profiled - alone
-    apart = (f"{profiled:.0f} - {alone:.0f} = {gap:.0f} ms more" if gap > 0 else
-             f"{alone:.0f} - {profiled:.0f} = {-gap:.0f} ms less" if gap < 0 else "as much")
+    per = claims.as_printed(statistics.median(timed["slow_ms"]), 1)
+    alone, profiled, gap = _profile_gap(timed, fb_ms)
+    apart = (f"{profiled:.1f} - {alone:.1f} = {gap:.0f} ms more" if gap > 0 else
+             f"{alone:.1f} - {profiled:.1f} = {-gap:.0f} ms less" if gap < 0 else "as much, to the ms")
     return (f". At {timed['slow']} threads a micro-batch took a median {per:.1f} ms timed alone, "
-            f"{script.ACCUMULATE} x {per:.1f} = {alone:.0f} ms a step; under the profiler, forward and backward "
-            f"took {profiled:.0f} ms a step ({fb:.1f} / {script.ACCUMULATE} = "
-            f"{claims.half_up(fb / script.ACCUMULATE, 1):.1f} ms a micro-batch), {apart} at the same count")
+            f"{script.ACCUMULATE} x {per:.1f} = {alone:.1f} ms a step; under the profiler, forward and backward "
+            f"took {profiled:.1f} ms a step ({profiled:.1f} / {script.ACCUMULATE} = "
+            f"{claims.half_up(profiled / script.ACCUMULATE, 1):.1f} ms a micro-batch), {apart} at the same count")
 
 
 def profiler_gap_ms(timed: dict | None, fb_ms: float) -> float | None:
     """How many ms a step more forward and backward took under the profiler than timed alone at the slow
-    script's thread count, as ``_beside_the_profile`` prints it (1181 - 366 = 815); None where this run kept no
-    rounds' ms, or where it was not more."""
-    if not timed or not timed["slow_ms"]:
-        return None
-    alone, profiled = _bases(timed, fb_ms)
-    return profiled - alone if profiled > alone else None
+    script's thread count, as ``_beside_the_profile`` prints it (691.6 - 337.2 = 354); None where this run
+    kept no rounds' ms, or where it was not more."""
+    worked = _profile_gap(timed, fb_ms)
+    return worked[2] if worked and worked[2] > 0 else None
 
 
 def _saving_text(bases: list[float], value: float) -> str:
@@ -207,14 +218,16 @@ def _candidates(rest: str, kept: float, gap: str = "") -> str:
             "candidates not timed apart")
 
 
-def _gap_text(bases: list[float], value: float) -> str:
+def _gap_text(bases: list[float], value: float, gap_ms: float | None = None) -> str:
     """The profiled forward and backward over the one timed alone, a candidate of its own (the profiler's
     overhead, or the profiled run's share of the cores), with how much of it the profiled scaling counts as
-    the threads'. Empty with one basis, or where the profiled ms are no more than the timed."""
-    if len(bases) < 2 or bases[1] <= bases[0]:
+    the threads'. ``gap_ms``: that gap as ``_beside_the_profile`` prints it (``profiler_gap_ms``); None: the
+    bases' difference. Empty with one basis, or where the profiled ms are no more than the timed."""
+    gap = bases[1] - bases[0] if gap_ms is None and len(bases) > 1 else gap_ms
+    if len(bases) < 2 or not gap or gap <= 0:
         return ""
     counted = _saved_ms(bases[1], value) - _saved_ms(bases[0], value)
-    return (f"forward and backward's {bases[1] - bases[0]:.0f} ms more under the profiler than timed alone (the "
+    return (f"forward and backward's {gap:.0f} ms more under the profiler than timed alone (the "
             f"profiled scaling counts {_saved_ms(bases[1], value):.0f} - {_saved_ms(bases[0], value):.0f} = "
             f"{counted:.0f} ms of it as the threads')")
 
@@ -268,12 +281,14 @@ def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: s
 
 
 def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list, miss_ms: float,
-                   kept: tuple = (0.0, "")) -> str:
+                   kept: tuple = (0.0, ""), gap_ms: float | None = None) -> str:
     """What the saving on forward and backward (scaled to each of ``bases``) is of its part of the prediction's
     miss (``miss_ms``; ``kept``: ``kept_ms``'s, the other regions the prediction keeps), and the branch, judged
     on the shares as printed (whole percent, half up) across both scalings and the speed-up's ± (kept within
-    the rounds; the rounds' whole range where the ± leaves out most of them, ``_mostly_outside``): more than the whole miss even at the low end, part of even the least part forward and
-    backward can hold at the high end, the whole miss across the ±, or not told apart (the ± reaching both)."""
+    the rounds; the rounds' whole range where the ± leaves out most of them, ``_mostly_outside``): more than
+    the whole miss even at the low end, part of even the least part forward and backward can hold at the high
+    end, the whole miss across the ±, or not told apart (the ± reaching both). ``gap_ms``: the profiled forward
+    and backward over the timed, as printed (``profiler_gap_ms``; ``_gap_text``)."""
     savings = [_saved_ms(ms, value) for ms in bases]
     low_x, high_x, notes = _ends(value, spread, ratios)
     over, reaches = "its ±", "its ± reaches"
@@ -284,7 +299,7 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     saved = (min(savings), max(savings))
     ends = (min(_saved_ms(ms, low_x) for ms in bases), max(_saved_ms(ms, high_x) for ms in bases))
     said, low, high = _share_text(saved, ends, miss_ms, kept, notes, over)
-    rest = _candidates(_rest_text(miss_ms - saved[1], miss_ms - saved[0]), kept[0], _gap_text(bases, value))
+    rest = _candidates(_rest_text(miss_ms - saved[1], miss_ms - saved[0]), kept[0], _gap_text(bases, value, gap_ms))
     if low > 100:
         return said + ": more than the whole miss, a finding to explain"
     if high < 100:
@@ -296,7 +311,7 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
         return said + ": how much of that part the threads explain is not told apart here" + rest
     # the range reaches past the whole and below it: one reading is not told from the other
     if saved[0] >= miss_ms:  # every scaling's median covers the miss; only its ± leaves some of it
-        rest = _candidates(_rest_text(0.0, miss_ms - ends[0]), kept[0], _gap_text(bases, value))
+        rest = _candidates(_rest_text(0.0, miss_ms - ends[0]), kept[0], _gap_text(bases, value, gap_ms))
         medians = "every scaling's median covers" if len(bases) > 1 else "the median covers"
         return (said + f": {medians} the whole miss, but {reaches} {low:.0f}%, so whether the threads "
                 "explain all of it is not told apart here" + rest)
@@ -475,8 +490,7 @@ def _edge_text(value: float, whole: float, high: bool) -> str:
 
 def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
     """The take-away where the rounds fall in two groups (``gathered`` false): the range, the groups, how far apart
-    they are and why all the rounds' median ± describes neither (its working), the slow count's ms a micro-batch as a range beside
-    the profile's, and no saving scaled from one figure: what share of the miss the threads hold is not
+    they are and why all the rounds' median ± describes neither (its working), and no saving scaled from one figure: what share of the miss the threads hold is not
     measured (twenty-fourth reading: 287 ms scaled from 3.10x, beside rounds of 1.76x, which give 183 ms)."""
     slow, ratios = timed["slow"], timed["ratios"]
     value, kept, apart, whole = spread_apart(ratios)
@@ -498,12 +512,8 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
             f"All {len(ratios)} rounds' median ± spread, {value:.2f}x ± {whole:.2f}, reaches "
             f"{_edge_text(value, whole, high)} and stops short of the other group ({value:.2f} "
             f"{'+' if high else '-'} {whole:.2f} = {other:.2f}x): one ± cannot describe two groups")
-    if timed["slow_ms"]:
-        ms = [claims.as_printed(x, 1) for x in timed["slow_ms"]]
-        fb = claims.as_printed(fb_ms, 1)
-        said += (f". At its own {slow} threads a micro-batch took {min(ms):.1f} to {max(ms):.1f} ms timed alone "
-                 f"across the rounds; under the profiler, {fb:.1f} / {script.ACCUMULATE} = "
-                 f"{claims.half_up(fb / script.ACCUMULATE, 1):.1f} ms")
+    # no ms a micro-batch beside the profile's here (thirtieth reading: the block was long): rounds in two
+    # groups give no one figure to set against it, so the range added length and no conclusion
     if miss_ms and miss_ms > 0:
         return said + (f". So how much of the prediction's {miss_ms:.0f} ms miss the threads explain is not "
                        "measured here: a saving scaled from one figure would claim a precision these rounds do "
@@ -573,4 +583,4 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
         return said + (". Beside a prediction (forward and backward as profiled) that did not miss under your "
                        "step, your step did not show that saving: a finding to explain")
     kept = kept_ms(reading) if reading else (0.0, "")
-    return said + _share_of_miss(bases, value, spread, ratios, miss_ms, kept)
+    return said + _share_of_miss(bases, value, spread, ratios, miss_ms, kept, profiler_gap_ms(timed, fb_ms))

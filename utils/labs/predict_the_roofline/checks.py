@@ -288,10 +288,14 @@ def measured_ops(turning_length: Callable | None, ceilings: Ceilings, setup: Lab
 
 
 def short_name(op: LabOp) -> str:
-    """An op's name up to its first comma, and an attention's length: "causal attention, length 76" (check 3's
-    line names each ratio without the table's full names)."""
+    """An op's name up to its first comma, and an attention's length and batch: "causal attention, length 94,
+    batch 59" (check 3's line names each ratio without the table's full names, but with what tells its rows
+    apart, so that each ratio can be found in the table; t29_labs03: "length 94" beside the table's "length
+    94, batch 59")."""
     head = op.name.split(", ")[0]
-    return f"{head}, length {op.dims['length']}" if op.kind == "attention" else head
+    if op.kind != "attention":
+        return head
+    return f"{head}, length {op.dims['length']}, batch {op.dims['batch']}"
 
 
 def printed_ceilings(c: Ceilings) -> Ceilings:

@@ -92,12 +92,12 @@ def predicted_cell(row, ceilings) -> str:
     return f"{claims.sig_text(predicted)} ms" + ("" if predicted == roof else f" (roof {claims.sig_text(roof)} ms)")
 
 
-def miss_sentences(rows, ceilings, first_ridge: float | None = None, cpu: bool = True) -> list[str]:
+def miss_sentences(rows, ceilings, cpu: bool = True) -> list[str]:
     """One sentence per kind of op, from the measured shares of the roof (every branch written); the lookup's
     against its own ceiling (``lookup``: write-allocate's, on a CPU: ``cpu``, the ops timed on its threads).
-    ``first_ridge``: the ridge of the ceilings measured before the exercises, on which the turning length was
-    computed (the table's limits use the ceilings timed with the ops). How the attentions at and beyond the
-    turning length were sized goes in the collapsed block (``batch_sizing_words``)."""
+    How the attentions at and beyond the turning length were sized, and why the table's limit for them may
+    differ from your turning length's, go in the collapsed block (``batch_sizing_words``,
+    ``turning_limit_words``): how it was measured, not what it shows (t26-t29_labs03: cell 21's length)."""
     embedding, conv, causal, full, *turning = rows
 
     def share(row):
@@ -122,10 +122,18 @@ def miss_sentences(rows, ceilings, first_ridge: float | None = None, cpu: bool =
     if len(turning) == 2:
         at, beyond = turning
         length, far = at.op.dims["length"], beyond.op.dims["length"]
-        out.append(turning_limit_sentence(at, length, ceilings, first_ridge))
-        out.append(f"At {length} it reached {pct(share(at))} of its roof; at {far}, {pct(share(beyond))}. "
-                   + no_overlap_sentence(at, ceilings, share(at)))
+        out.append(f"Causal attention at your turning length, {length}, reached {pct(share(at))} of its roof; at "
+                   f"{far}, {pct(share(beyond))}. " + no_overlap_sentence(at, ceilings, share(at)))
     return out
+
+
+def turning_limit_words(rows, ceilings, first_ridge: float | None) -> str:
+    """``turning_limit_sentence`` for the attention at the turning length, for the collapsed block; "" where
+    the lab timed no such pair (exercise B unfinished)."""
+    turning = rows[4:]  # the lookup, the convolution, the two attentions, then the pair
+    if len(turning) != 2:
+        return ""
+    return turning_limit_sentence(turning[0], turning[0].op.dims["length"], ceilings, first_ridge)
 
 
 def batch_sizing_words(rows, target: int | None = None) -> str:
@@ -310,14 +318,14 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
     roof, rows, *target = measured
     before = printed_ceilings(first.ceilings) if first is not None else None  # as cell 7 printed them
     display(compared_table(rows, roof.ceilings, before))
-    if before is not None:
-        added = rows[target[1]:] if len(target) > 1 else []  # the attentions at the turning length
-        print(_fill(predicted_again_sentence(before, roof.ceilings, added)))
-    first_ridge = before.ridge if before is not None else None
-    for sentence in miss_sentences(rows, roof.ceilings, first_ridge, cpu=roof.threads is not None):
+    for sentence in miss_sentences(rows, roof.ceilings, cpu=roof.threads is not None):
         print(_fill(sentence))
     done = ["FLOPs done", "bytes moved"] if answers else []
-    sizing = batch_sizing_words(rows, target[0] if target else None)  # how it was measured, not a finding
+    # how it was measured, not a finding: the columns' ceilings, the turning length's limit, the pair's batch
+    added = rows[target[1]:] if len(target) > 1 else []  # the attentions at the turning length
+    columns = predicted_again_sentence(before, roof.ceilings, added) if before is not None else ""
+    limit = turning_limit_words(rows, roof.ceilings, before.ridge if before is not None else None)
+    sizing = batch_sizing_words(rows, target[0] if target else None)
     how_measured("the ops and the ceilings, round by round", textwrap.fill(
         f"The machine profile's probes timed again in the same rounds as the ops (this run's figures, not the "
         f"profile's kept ones: lesson 00): {roof.peak.name} {roof.ceilings.flops / 1e9:.1f} GFLOP/s, "
@@ -328,7 +336,7 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
         "the op's counted intensity, its counts taken from what it does" + (
             "." if answers else ": those counts, check 1's answers, join this table once check 1 passes."),
         WIDTH - 4),
-        *([textwrap.fill(sizing, WIDTH - 4)] if sizing else []),
+        *[textwrap.fill(said, WIDTH - 4) for said in (columns, limit, sizing) if said],
         Table(["op", "measured ms", "spread"] + done,
               [(r.op.name, claims.sig_text(r.point.seconds, 3, 1e-3), claims.percent(r.point.spread))
                + ((count_text(r.point.op.flops), count_text(r.point.op.bytes)) if answers else ()) for r in rows],

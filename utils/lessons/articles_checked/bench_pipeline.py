@@ -66,10 +66,20 @@ def unspread_words(bench: list) -> str:
 def bench_words(m: dict, lead: bool = True) -> str:
     """make bench's two runs of lesson 02's pipeline: which chose the configuration, which reported it, and
     the medians past their own 2m/(m+1) beyond their noise, each with its figure ("" where make bench has not
-    run it)."""
+    run it): ``bench_paragraphs`` as one text."""
+    said = bench_paragraphs(m)
+    if not said or lead:
+        return " ".join(said)
+    return said[0][0].lower() + " ".join(said)[1:-1]  # the text inside another sentence: no capital, no stop
+
+
+def bench_paragraphs(m: dict) -> list[str]:
+    """``bench_words`` in two paragraphs, each a sentence: the two runs (which chose the configuration, which
+    reported it, beside lesson 02's), then the medians past their own 2m/(m+1) ([] where make bench has not run
+    it)."""
     bench = bench_medians(m)
     if not bench:
-        return ""
+        return []
     found = m["results"]["pipeline_configs"]
     r, reference = found.record, work_scaled_reference(found.record)
     past = [(name, x, bound) for name, x, bound, spread in bench if past_in_noise(x, bound, spread)]
@@ -86,10 +96,11 @@ def bench_words(m: dict, lead: bool = True) -> str:
             f"of the chosen configuration alone reported {bench_text(r['value'])}{bench_rounds_counted(r)} "
             f"against {r['bound']:.2f}x" + (f" (its work-scaled reference {reference:.2f}x)" if reference else "")
             + bench_rounds_past_two(r)
-            + f"; each run gives its own median{lesson_02_beside(m)}. Past their own 2m/(m+1) beyond their rounds' spread: "
-            + (f"{len(past) or 'none'} of the {kept} with rounds kept" if kept else "none kept its rounds")
-            + (f": {listed}" if past else "") + unspread_words(bench) + f" [{found.kind}: {found.detail}]")
-    return f"{text[0].upper()}{text[1:]}." if lead else text
+            + f"; each run gives its own median{lesson_02_beside(m)}.")
+    past_text = ("Make bench's configurations past their own 2m/(m+1) beyond their rounds' spread: "
+                 + (f"{len(past) or 'none'} of the {kept} with rounds kept" if kept else "none kept its rounds")
+                 + (f": {listed}" if past else "") + unspread_words(bench) + f" [{found.kind}: {found.detail}].")
+    return [f"{text[0].upper()}{text[1:]}", past_text]
 
 
 def bench_rounds_counted(record: dict) -> str:

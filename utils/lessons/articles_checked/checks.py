@@ -21,6 +21,7 @@ from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_abov
     PACKED_BOUND, capstone_two_devices, cnn_rounds, compression_rounds, fixed_cost, fused_verdict, inversions,
     no_spread, paired, read_by_rounds, recorded, recorded_int8_units, recorded_verdict, rounds_above_words,
     rounds_finding, rounds_record, share_of_rate, split_reference, spread_of, value)
+from utils.lessons.articles_checked.copy_paths import _paths, _peer_path_faster  # noqa: F401  (rows A9, A18)
 from utils.lessons.articles_checked.split_alone import (  # noqa: F401  (re-exported: report, verdicts, tests)
     LAUNCHES_DISAGREE, launches, launches_text, launches_words, past_bound, split_alone_words, split_explained)
 
@@ -282,12 +283,6 @@ def article_split_words(m) -> str:
 # --- Other checks' pieces --------------------------------------------------------------------------------------
 
 
-def _paths(m) -> dict:
-    if isinstance(m.get("paths"), Exception):
-        raise Missing("paths")
-    return m["paths"]
-
-
 def _fragmentation_shown(m) -> bool:
     """In host memory (every mode): the larger requests grew the process with holes free, and fresh pages took
     longer than reused ones. On a GPU, where measured: the larger block needed more reserved memory with holes
@@ -301,16 +296,6 @@ def _fragmentation_shown(m) -> bool:
         raise Missing("fragmentation")
     stages, times = m["fragmentation"], m.get("allocation")
     return stages[3][2] > stages[1][2] and (times is None or times["new"] > times["cached"])
-
-
-def _peer_path_faster(m) -> bool:
-    """Where the GPUs have peer access, the direct copy's bandwidth beats the host path's; where they have
-    none, CUDA stages the "direct" copy through the host too, and it cannot."""
-    if "paths" not in m:
-        return True  # nothing measured: the row has no MEASURED part and is not checked
-    p = _paths(m)
-    faster_direct = p["direct"].fit.beta > 1.2 * p["via host"].fit.beta
-    return faster_direct == bool(m["hw"].link and m["hw"].link.peer_access)
 
 
 def sizes_out_of_order(m) -> list[tuple[int, int]]:
@@ -491,7 +476,8 @@ CHECKS = {
     "A1": lambda m: m["sizes"]["GPT-3"] > 1e10 and m["sizes"]["BERT-large"] < 1e9,
     "A23": lambda m: 0.9 < _width(m, "counted_over_formula") < 1.1 and 0.9 < _width(m, "forward_over_formula") < 1.1
     and 2.5 < _width(m, "train_over_forward") < 3.5,
-    "A24": lambda m: faster_within_bound(m, "ddp") and within_linear(m),  # throughput up, per GPU down
+    "A24": lambda m: all_hold(lambda: faster_within_bound(m, "ddp"), lambda: capstone_within_bound(m),  # as A3
+                              lambda: within_linear(m)),  # throughput up (both figures), per GPU down
     "A3": lambda m: all_hold(lambda: faster_within_bound(m, "ddp"), lambda: capstone_within_bound(m)),
     "A21": _tensor_parallel_beats_taking_turns,
     "A4": within_linear,  # GPU-hours only past 2x; less time, A3's check, is named in A4's evidence

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from types import SimpleNamespace
 
 import psutil
 
@@ -17,7 +18,11 @@ from utils.lessons.model_split.bounds import round_above, round_as_printed  # on
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
 from utils.lessons.model_split.rounds_above import band_clauses  # lesson 02's words for rounds above a bound
-from utils.lessons.articles_checked.sources import LEDGER, Part, from_bench, from_ledger, isa, results_figure
+from utils.lessons.model_split.rounds_above import _work_reference_clause as work_reference_clause
+from utils.lessons.model_split.rounds_above import work_reference_reaches
+from utils.lessons.articles_checked.sources import LEDGER, Part, isa
+# the recorded figures by short name and where each is recorded: a module of their own, re-exported here
+from utils.lessons.articles_checked.recorded_names import TWO_STAGES, WHERE_TO_RECORD, read_results  # noqa: F401
 # each device's share of its rate, one printer for every row (re-exported: checks and verdicts read it here)
 from utils.lessons.articles_checked.shares import percent_text, share_of_rate, share_text  # noqa: F401
 
@@ -90,63 +95,6 @@ def _attempt(fn, *args):
         return fn(*args)
     except Exception as err:  # noqa: BLE001 - one failed extra must not stop the lesson
         return err
-
-
-def read_results() -> dict:
-    """Every recorded figure the rows quote, by short name (None where nothing is recorded yet)."""
-    return {"ddp": results_figure("ddp_speedup", "ddp", gpu_figure=True),
-            "naive_split": results_figure("naive_split_speedup", "naive_split", gpu_figure=True),
-            "pipeline": results_figure("pipeline_speedup", "pipeline", gpu_figure=True),
-            "capstone": results_figure("capstone_speedup", "capstone", gpu_figure=True),
-            "quantize": results_figure("quantize_speedup", "quantize", gpu_figure=False),
-            "quantize_small": from_ledger("quantize_small_batch_speedup", gpu_figure=False),  # §4's batch 1
-            "mfu": results_figure("mfu", "mfu", gpu_figure=False),
-            # this run's lesson 05 (the ledger keeps its best epoch) first; make bench's run, which keeps every
-            # configuration (before and after) and may come from another machine, beside it (row B9)
-            "prefetch": (from_ledger("prefetch_epoch", gpu_figure=True)
-                         or from_bench("prefetch", gpu_figure=True)),
-            "prefetch_configs": from_bench("prefetch", gpu_figure=True),
-            "fsdp": from_bench("fsdp", gpu_figure=True), "prune": from_bench("prune", gpu_figure=False),
-            "decode": from_bench("tensor_parallel", gpu_figure=True),
-            # every pipeline configuration make bench tried for lesson 02 (the ledger keeps only the best)
-            "pipeline_configs": from_bench("pipeline", gpu_figure=True),
-            # the machine profile's link (lesson 00): the one alpha and beta the rows price messages at
-            "link_alpha": from_ledger("link_alpha", gpu_figure=True),
-            "link_beta": from_ledger("link_beta", gpu_figure=True),
-            # lesson 00's own message times (row B2 sets a 4-byte message slower than a 4 KiB one beside them)
-            "link_00": from_ledger("link_this_run_00", gpu_figure=True),
-            "link_residual": from_ledger("link_fit_worst_residual", gpu_figure=True),  # the profile's own ±
-            "allreduce_fit": from_ledger("allreduce_fit_beta", gpu_figure=True),  # lesson 07's (row B2 prices)
-            # make bench's DDP and capstone runs, set beside lessons 03 and 08 (the note under §1's counts)
-            "ddp_bench": from_bench("ddp", True), "capstone_bench": from_bench("capstone", True),
-            # lesson 07 §1's tensor-parallel pass (row A21 sets it beside this page's own rounds)
-            "tensor_parallel": from_ledger("tensor_parallel_speedup", gpu_figure=True),
-            # lesson 07 §5's decode: the share of its loss timed inside the all-reduces (row B2)
-            "decode_allreduce": from_ledger("tensor_parallel_decode_allreduce_share", gpu_figure=True),
-            # lesson 07 §1's article split (rows A11 and A19 set it beside this page's own rounds)
-            "article_split": from_ledger("article_split_speedup", gpu_figure=True),
-            # lesson 01 §5's fused pairs (rows B4 and B14 set them beside this page's own rounds on the CPU)
-            "fused_attention": from_ledger("fused_attention_speedup", gpu_figure=False),
-            "fused_gelu": from_ledger("fused_gelu_speedup", gpu_figure=False),
-            # lesson 02 §9's schedules with two stages per device (row A19 reads them)
-            **{name: from_ledger(f"pipeline_{name}_speedup", gpu_figure=True) for name in TWO_STAGES}}
-
-
-# Lesson 02 §9's schedules with two stages per device, by short name (its ledger name: pipeline_<name>_speedup)
-TWO_STAGES = {"interleaved_1f1b": "interleaved 1F1B", "zb": "interleaved ZB", "zbv": "ZBV"}
-
-
-WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "lesson 02",
-                   "capstone": "lesson 08", "quantize": "lesson 04", "quantize_small": "lesson 04",
-                   "mfu": "lesson 01", "prefetch": "lesson 05",
-                   "prefetch_configs": "make bench prefetch",
-                   "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
-                   "pipeline_configs": "make bench pipeline",
-                   "link_alpha": "lesson 00", "link_beta": "lesson 00", "link_00": "lesson 00",
-                   "tensor_parallel": "lesson 07",
-                   "decode_allreduce": "lesson 07",
-                   "article_split": "lesson 07", "fused_attention": "lesson 01", "fused_gelu": "lesson 01",
-                   **{name: "lesson 02" for name in TWO_STAGES}}
 
 
 TIMED = {"prune": ev.pruning_costs, "csr": ev.sparse_at, "algorithms": ev.attention_and_gelu,
@@ -497,7 +445,29 @@ def per_round_words(record: dict, above: list[float]) -> str:
     devices = record.get("devices", DEVICES)  # None: a bound that counts no devices (row B8's bytes)
     past = [x for x in above if x not in beyond and devices is not None and round_above(x, devices)]
     finding = f"a round past {DEVICES}x is a finding to explain, which no spread explains"
-    return band_clauses(above, beyond, past, spread_of(record), DEVICES, finding)
+    # lesson 02's rule (t30_09 #2): a round the work-scaled reference + the spread reaches is no finding
+    work = work_reached(record, beyond) if devices is not None else []
+    above, beyond = [x for x in above if x not in work], [x for x in beyond if x not in work]
+    said = band_clauses(above, beyond, past, spread_of(record), DEVICES, finding) if above else ""
+    reached = work_reference_clause(work_row(record), work, spread_of(record)) if work else ""
+    if reached and said:  # the count covers the reached rounds too: the band reads the others, as lesson 02 says
+        said = ("the other round: " if len(above) == 1 else f"the other {len(above)}: ") + said
+    return "; ".join(filter(None, [reached, said]))
+
+
+def work_row(record: dict):
+    """A pipeline's record as lesson 02's round rule reads it: its ``reference`` is the work-scaled reference
+    (the bound over the stages' measured work); the split alone's per-process reference is not (``read_by_rounds``
+    marks it ``per_process``, and its own rounds' references are kept in ``reference_rounds``)."""
+    per_process = record.get("per_process") or record.get("reference_rounds") is not None
+    return SimpleNamespace(bound=record["bound"], devices=record.get("devices") or DEVICES, process_bound=None,
+                           work_bound=None if per_process else record.get("reference"))
+
+
+def work_reached(record: dict, beyond: list[float]) -> list[float]:
+    """The rounds past the rounds' spread that the work-scaled reference + the spread reaches, by lesson 02's
+    own function (``rounds_above.work_reference_reaches``); [] where the record keeps no such reference."""
+    return work_reference_reaches(work_row(record), beyond, spread_of(record))
 
 
 def rounds_past_spread(record: dict) -> list[float]:
@@ -542,7 +512,7 @@ def read_by_rounds(name: str, record: dict) -> dict:
     pipelines' records as kept."""
     if name != "naive_split":
         return record
-    return record | {"bound": 1.0, "reference": split_reference(record)}
+    return record | {"bound": 1.0, "reference": split_reference(record), "per_process": True}
 
 
 # lesson 02's split alone (§3) and pipelines (§5, §9): their single rounds read by its per-round rule
@@ -593,7 +563,15 @@ def rounds_above(record: dict) -> tuple[list[float], list[float], bool]:
 
 def rounds_finding(record: dict) -> bool:
     """Rounds that lesson 02 reads as a finding to explain: one past 2x, or one above the bound and above the
-    median + the rounds' spread (``rounds_past_spread``), or any above a bound outside the spread (a row quoting
-    them says so, and its check reads ``AboveBound``)."""
+    median + the rounds' spread (``rounds_past_spread``) that the work-scaled reference + the spread does not
+    reach (``work_reached``), or any above a bound outside the spread (a row quoting them says so, and its check
+    reads ``AboveBound``)."""
     above, past, near = rounds_above(record)
-    return bool(past) or bool(above) and (not near or bool(rounds_past_spread(record)))
+    if past or not above:
+        return bool(past)
+    if not near:
+        return True
+    # lesson 02's rule (t30_09 #2): a round the work-scaled reference + the spread reaches is no finding, as
+    # ``per_round_words`` says beside it, so the row's check and its evidence read the round alike
+    beyond = rounds_past_spread(record)
+    return bool([x for x in beyond if x not in work_reached(record, beyond)])

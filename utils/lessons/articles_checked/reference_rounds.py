@@ -35,34 +35,46 @@ def median_words(record: dict, ref: float, name: str = "its reference") -> str:
     return f"its median, {value:.2f}x, above {shown} {past}" if past else ""
 
 
-def rounds_past_reference(record: dict, ref: float) -> tuple[list[float], list[float], list[float]]:
-    """Every round past the reference (each as lesson 02 prints it), in three groups: beyond the median + the
-    rounds' spread (a finding, ``claims.rounds_past_spread`` with the reference as the mark); within the spread
-    but past 2 devices' 2x (a finding too); within the spread (explained by it)."""
+def rounds_past_reference(record: dict, ref: float) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Every round past the reference (each as lesson 02 prints it), in four groups, by lesson 02's rule
+    (``rounds_above.work_reference_reaches``): beyond the median + the rounds' spread and beyond the reference +
+    that spread (a finding); past 2 devices' 2x but not beyond both (a finding too); within the spread
+    (explained by it); beyond the spread but within the reference + the spread (explained by the reference)."""
     past_ref = [x for x in record["rounds"] if round_above(x, ref)]
     beyond_spread = rounds_past_spread(record | {"bound": ref})
     past_two = rounds_above(record)[1]
-    beyond = [x for x in past_ref if x in beyond_spread]
-    two = [x for x in past_ref if x not in beyond_spread and x in past_two]
+    top = reference_top(record, ref)
+    beyond = [x for x in past_ref if x in beyond_spread and round_above(x, top)]
+    two = [x for x in past_ref if x not in beyond and x in past_two]
     within = [x for x in past_ref if x not in beyond_spread and x not in past_two]
-    return beyond, two, within
+    reached = [x for x in past_ref if x in beyond_spread and x not in beyond and x not in past_two]
+    return beyond, two, within, reached
+
+
+def reference_top(record: dict, ref: float) -> float:
+    """The reference + the rounds' spread, as printed: the highest round lesson 02 reads as the reference's."""
+    return as_printed(as_printed(ref, 2) + spread_of(record), 2)
 
 
 def past_reference_clauses(record: dict, ref: float, it: str = "it") -> list[str]:
     """The rounds past the reference, each group with what explains it (the first names the count of rounds and
-    the spread): beyond the median + the spread, a finding no reference explains; within the spread but past 2
-    devices' 2x, a finding too (neither spread nor reference explains it); within the spread, explained by it
-    (noise around the median: where the median is itself past the reference beyond it, a finding, the clause
-    says they lie around it). "too" (past
-    the bound too) only where the reference is at or above the bound, so every round past it is above it."""
+    the spread): beyond the median + the spread and the reference + the spread, a finding no reference explains;
+    past 2 devices' 2x, a finding too (neither spread nor reference explains it); within the spread, explained
+    by it (noise around the median: where the median is itself past the reference beyond it, a finding, the
+    clause says they lie around it); beyond the spread but within the reference + the spread, explained by the
+    reference, as lesson 02 reads it. "too" (past the bound too) only where the reference is at or above the
+    bound, so every round past it is above it."""
     too = " too" if ref >= as_printed(record["bound"], 2) else ""
     # a median past the reference beyond its spread is a finding itself: rounds around it are not explained
     median_finding = median_past_reference(record, ref).endswith("a finding to explain")
     around = ", around a median itself past it" if median_finding else ", which explains {them}"
-    groups = [(0, "beyond the rounds' spread{spread}: a finding to explain, which no reference explains"),
-              (1, f"within the rounds' spread{{spread}} but past {DEVICES} devices' {DEVICES}x: neither spread "
-                  "nor reference explains {them}"),
-              (2, "within the rounds' spread{spread}" + around)]
+    top = f"{as_printed(ref, 2):.2f}x + {spread_of(record):.2f} = {reference_top(record, ref):.2f}"
+    groups = [(0, "beyond the rounds' spread{spread} and the reference + that spread (" + top
+               + "): a finding to explain, which no reference explains"),
+              (1, f"past {DEVICES} devices' {DEVICES}x: neither spread nor reference explains {{them}}"),
+              (2, "within the rounds' spread{spread}" + around),
+              (3, "beyond the rounds' spread{spread} but within the reference + that spread (" + top
+               + "), which explains {them}")]
     split = rounds_past_reference(record, ref)
     said = []
     for index, words in groups:

@@ -33,9 +33,10 @@ from utils.lessons.articles_checked.two_stages import (capitalised, explained_wo
 from utils.lessons.articles_checked.verdicts import (PIPELINE_SECTION, SPLIT_SECTION, TWO_STAGES_SECTION, Row,
                                                     pipeline_label, pipeline_setup, two_stages_read_words)
 from utils.lessons.articles_checked.wording import _listed
-from utils.lessons.articles_checked.bench_lessons import bench_beside_lessons
+from utils.lessons.articles_checked.bench_lessons import bench_beside_paragraphs
 from utils.lessons.articles_checked.bench_pipeline import (  # noqa: F401  (split from here; tests read them here)
-    bench_medians, bench_past_reading, bench_rounds_counted, bench_rounds_past_two, bench_text, bench_words,
+    bench_medians, bench_paragraphs, bench_past_reading, bench_rounds_counted, bench_rounds_past_two, bench_text,
+    bench_words,
     past_in_noise, past_no_spread, pipeline_bound, unspread_words)
 from utils.tables import Table
 
@@ -114,15 +115,31 @@ def verdict_counts(rows: list[Row]) -> Table:
     return Table(["verdict", "claims"], [(v, counts.get(v, 0)) for v in claims.VERDICTS])
 
 
+# Rows that quote a figure past its bound while their own check, reading all their figures, answers otherwise
+# (A10 and B5 quoting lesson 02's split alone, inconclusive on its launches): a state beside the checks' own, so
+# every count that lists the checks lists these rows too (t29_09 #4), never leaving them among the rest.
+QUOTES_PAST = "quotes a figure past its bound"
+QUOTES_PAST_WORDS = ("rows that quote a figure past its bound, whose own check, reading all their figures, answers "
+                     "otherwise")
+
+
 def check_counts(rows: list[Row]) -> dict[str, list[str]]:
     """The ids of the rows each check answered: agrees, disagrees, waits for a figure, inconclusive (a busy
     machine, or a spread), above a bound, and unchecked (judged by datasheets, published figures or arithmetic,
-    a framing, or not testable here)."""
+    a framing, or not testable here); and, beside those (each of its rows also counted by its check),
+    ``QUOTES_PAST``: the rows that quote a figure past its bound whose check answered otherwise."""
     out: dict[str, list[str]] = {AGREES: [], DISAGREES: [], WAITING: [], BUSY: [], NOISY: [], ABOVE: [],
                                  "unchecked": []}
     for r in rows:
         out[r.check or "unchecked"].append(r.id)
-    return out
+    return out | {QUOTES_PAST: quoting_past_bound(rows)}
+
+
+def quoting_words(rows: list[Row]) -> str:
+    """"rows that quote a figure past its bound, whose own check ... answers otherwise: A10, B5", or "" where no
+    row does: the clause the checks' sentences (cell 5's and the summary's) carry."""
+    quoting = check_counts(rows)[QUOTES_PAST]
+    return f"{QUOTES_PAST_WORDS}: {', '.join(quoting)}" if quoting else ""
 
 
 def own_measurement(rows: list[Row]) -> list[Row]:
@@ -169,10 +186,8 @@ def checks_sentence(rows: list[Row]) -> str:
              (WAITING, "waiting for a lesson's figure"), (BUSY, "inconclusive on a busy machine"),
              (NOISY, NOISY_WORDS))
     others = [f"{name}: {', '.join(c[state]) or 'none'}" for state, name in named]
-    if quoting := quoting_past_bound(own):  # beside the rows above their bound: no finding hides in a count
-        others.insert(2, "rows that quote a figure past its bound, whose own check, reading all their figures, "
-                      "answers otherwise: "
-                      + ", ".join(quoting))
+    if quoting := quoting_words(own):  # beside the rows above their bound: no finding hides in a count
+        others.insert(2, quoting)
     if gaps := gaps_words(own):  # two runs of one step apart: not a bound passed, and not hidden either
         others.insert(2, gaps)
     return (f"checked and agreeing: {len(c[AGREES])} of {checkable} rows with their own measurement; "
@@ -232,8 +247,9 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     explained = pipeline_explained(m)
     if not above:
         counted = not explained  # the medians sentence counts lesson 02 §9's medians among the rest
-        return [part for part in (explained or medians_sentence(m) + pipeline_rounds(m), bench_beside_lessons(m),
-                                  configs_tail(m, counted).strip(), NOISE_RULE.strip()) if part]
+        return [part for part in (explained or medians_sentence(m) + pipeline_rounds(m),
+                                  *bench_beside_paragraphs(m), configs_tail(m, counted).strip(),
+                                  NOISE_RULE.strip()) if part]
     labels = recorded_speedups()
     found = [name for name in labels if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
@@ -262,10 +278,9 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     note += "".join(f" {rounds_reading(read_by_rounds(name, m['results'][name].record), name)}"
                     for name in rounds_found(m, found))
     named = [name for name in TWO_STAGES if name in found or name in rounds_found(m, found)]
-    # make bench's runs: lesson 02's pipeline, then lesson 03's DDP and lesson 08's two-device step beside theirs
-    bench = " ".join(part for part in (bench_words(m), bench_beside_lessons(m)) if part)
-    return [part for part in (note, explained, bench, configs_tail(m, False, named).strip(),
-                              NOISE_RULE.strip()) if part]
+    # make bench's runs, a paragraph each (t29_09): lesson 02's pipeline, then each run beside its lesson's
+    return [part for part in (note, explained, *bench_paragraphs(m), *bench_beside_paragraphs(m),
+                              configs_tail(m, False, named).strip(), NOISE_RULE.strip()) if part]
 
 
 # The rows that quote each recorded speed-up (the figures ``above_bound_note`` names), so that the note credits
@@ -314,8 +329,8 @@ def quoted_elsewhere_words(elsewhere: dict[tuple, list[str]], rows: list[Row]) -
         said = "; ".join(f"row {i}'s check: {checks[i]}" for i in ids if i in checks)
         out += (f" {'Rows' if len(ids) > 1 else 'Row'} {', '.join(ids)} also quote{'' if len(ids) > 1 else 's'} "
                 f"{'; '.join(texts)}, past {'their bounds' if len(texts) > 1 else 'its bound'}"
-                + (f" ({said}; a check reads all of a row's figures, so it answers before any one figure past "
-                   "its bound)" if said else "") + ".")
+                + (f" ({said}; each row's check weighs all its figures together, so one "
+                   "figure past its bound does not decide it)" if said else "") + ".")
     return out
 
 

@@ -17,6 +17,7 @@ from utils.lessons.articles_checked.figures import (median_text, recorded_verdic
                                                     split_reference, spread_of)
 from utils.lessons.model_split import noise as lesson_02_noise
 from utils.lessons.model_split import reference as lesson_02
+from utils.lessons.model_split import rounds_above as lesson_02_rounds
 from utils.lessons.model_split.bounds import round_above, round_as_printed  # one round, as lesson 02 prints it
 from utils.lessons.model_split.noise import reference_reading, round_text
 
@@ -83,13 +84,44 @@ def launches_words(record: dict) -> str:
     verdicts = [launch_verdict(v, s) for v, s in found]
     if all(past_bound(said) for said in verdicts):
         return ""
-    each = [f"{name}'s {v:.2f}x ± {s:.2f}, {said}" for name, (v, s), said in zip(launch_names(record), found, verdicts)]
+    kept = lesson_02_verdicts(record)  # lesson 02's own words, its rounds read against every reference it measured
+    shown = kept or verdicts
+    each = [f"{name}'s {v:.2f}x ± {s:.2f}, {said}" for name, (v, s), said in zip(launch_names(record), found, shown)]
+    rounds = "" if kept else f"; {launch_rounds_words(record)}"  # lesson 02's verdicts read the rounds already
     if len({reading(said) for said in verdicts}) == 1:
-        return (f"none of its {len(found)} launches above the 1x bound ({'; '.join(each)}); "
-                f"{launch_rounds_words(record)}")
+        return f"none of its {len(found)} launches above the 1x bound ({'; '.join(each)}){rounds}"
     return (f"{LAUNCHES_DISAGREE}: {'; '.join(each)}; one launch's ± understates how far the figure moves between "
-            "launches and codes, so no launch's verdict alone decides (lesson 02's note on its launches); "
-            f"{launch_rounds_words(record)}")
+            f"launches and codes, so no launch's verdict alone decides (lesson 02's note on its launches){rounds}")
+
+
+def lesson_02_verdicts(record: dict) -> list[str] | None:
+    """Each launch's verdict as lesson 02 printed it (``naive.launch_fields`` keeps ``headline_verdict``: the
+    median, then its rounds above the bound read against the rounds' spread, their own round's per-process
+    reference and the work-scaled reference), so that this page and lesson 02 read one launch alike; None where
+    the ledger keeps no verdict for every launch (an older entry: the rounds are then read here,
+    ``launch_rounds_words``)."""
+    kept = record.get("launch_rounds") or []
+    said = [k.get("verdict") if isinstance(k, dict) else None for k in kept]
+    if not said or len(said) != len(launches(record)) or not all(said):
+        return None
+    return said
+
+
+def split_rounds_words(record: dict) -> str:
+    """The split alone's kept rounds (lesson 02 §3's, the record's ``rounds``) above the 1x bound, by lesson 02's
+    own functions (``model_split.rounds_above``): a round past the median + the spread that its own round's
+    per-process reference reaches is no finding, as §3 reads it ("1.08x, 1.07x past the rounds' spread, but
+    not past their own rounds' per-process references: no finding"); "" where no round is above the bound."""
+    rounds = [float(x) for x in record.get("rounds") or []]
+    if not rounds:
+        return ""
+    paired = split_row(record)
+    row = SimpleNamespace(speedups=rounds, speedup=float(record["value"]), bound=1.0, devices=2,
+                          above_devices=[x for x in rounds if round_above(x, 2)], work_bound=None,
+                          process_bounds=paired.process_bounds if paired else [],
+                          process_bound=paired.process_bound if paired else None)
+    above = lesson_02_rounds.rounds_above_bound(row) or lesson_02_rounds.rounds_in_noise(row)
+    return "; ".join(filter(None, [lesson_02_rounds.rounds_past_devices(row), above]))
 
 
 def launch_readings(record: dict) -> str | None:
@@ -209,8 +241,8 @@ def split_row(record: dict):
     rounds, references = record.get("rounds"), record.get("reference_rounds")
     if not rounds or not references or len(rounds) != len(references) or split_reference(record) is None:
         return None
-    return SimpleNamespace(speedups=list(rounds), process_bounds=list(references),
-                           process_bound=split_reference(record))
+    return SimpleNamespace(speedups=list(rounds), speedup=float(record["value"]), bound=1.0,  # the split's bound
+                           process_bounds=list(references), process_bound=split_reference(record))
 
 
 def split_explained(record: dict, text: str) -> bool:

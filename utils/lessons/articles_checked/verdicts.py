@@ -33,7 +33,8 @@ from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP
                                                      small_gpt_words)
 from utils.lessons.articles_checked.capstone import two_devices_text
 from utils.lessons.articles_checked.lesson_07_split import lesson_07_split_words
-from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS, paired_launch_name  # lesson 02 §3's words
+from utils.lessons.articles_checked.split_alone import (PER_PROCESS_IS, paired_launch_name,  # lesson 02 §3's words
+                                                       split_rounds_words)
 from utils.lessons.articles_checked.prefetch_row import b9
 from utils.lessons.articles_checked.quantize_reading import b11_reference_why, b13_ratio_note, small_batch_part
 from utils.lessons.articles_checked.shares import printed_share
@@ -87,8 +88,7 @@ def a24(m):
         return (f"two workers, {m['setups']['03']}: {median_text(r)} the throughput against a bound of "
                 f"{r['bound']:.2f}x ({speedup_words(m, 'ddp')}); {per_worker_words(r['value'])}")
     return [quote(m, "ddp", say),
-            quote(m, "capstone", lambda r: f"{m['setups']['08']}: {capstone_two_devices(r):.2f}x the throughput "
-                                           "(bound 2x), "
+            quote(m, "capstone", lambda r: f"{m['setups']['08']}: {two_devices_text(r)} (as row A3 reads it); "
                                            f"{per_worker_words(capstone_two_devices(r))}")]
 
 
@@ -191,8 +191,10 @@ SPLIT_SECTION = ("02", "Does a naive split")  # lesson 02 §3: the split alone, 
 def _split_alone(m) -> Part:
     def say(r):
         reference = split_reference(r)
-        # its single rounds read by lesson 02 §3's per-round rule, as the pipeline's are beside it
-        rounds = rounds_above_words(read_by_rounds("naive_split", r), sections.cite(SPLIT_SECTION))
+        # its single rounds read by lesson 02's own functions (t30_09 #1): a round its own round's per-process
+        # reference reaches is no finding, as §3 prints it; an older entry without rounds says where they are read
+        rounds = (split_rounds_words(r) or rounds_above_words(read_by_rounds("naive_split", r),
+                                                              sections.cite(SPLIT_SECTION)))
         if launches(r):  # every launch lesson 02 ran, read together; the rounds kept are one launch's
             rounds = (f"{paired_launch_name(r)} (the launch lesson 02 §3 pairs with its per-process reference), "
                       f"{median_text(r)}: {rounds}")
@@ -452,12 +454,13 @@ def prune_accuracy_words(record: dict) -> str:
             "moves the accuracy by a fraction of a point")
 
 
-def zeroed_reading(prune: dict) -> str:
+def zeroed_reading(prune: dict, results: dict) -> str:
     """The zeroed time read by the line of row B12's check and row B18 (``zeroed.reading``: the paired rounds'
     median ± spread where the run kept them; a ratio of two fastest times alone decides nothing beyond the 2%
-    floor), and where lesson 04 times the same question in paired rounds (the ledger keeps none of its figures)."""
-    return zeroed.reading(prune, LEDGER_NOISE)[:-1] + f"; {sections.cite(('04', 'Do zeros make'))} times " \
-        "zeros in a dense kernel in paired rounds too)"
+    floor), and lesson 04 §3's paired figure of the same question where the ledger keeps it (else: run it)."""
+    lesson_04 = results.get(zeroed.LESSON_04)  # the ledger's record of lesson 04 §3, or None
+    return zeroed.reading(prune, LEDGER_NOISE)[:-1] + "; " + zeroed.lesson_04_words(
+        lesson_04 and lesson_04.record, sections.cite(("04", "Do zeros make"))) + ")"
 
 
 def b12(m):
@@ -465,9 +468,9 @@ def b12(m):
     dense, zeroed, removed = (as_printed(p[k], 2, 1e-3) for k in ("dense", "zeroed", "removed"))  # ms
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (of the dense ms printed)
     return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed:.2f} ms, "
-                 f"{times('zeroed'):.2f}x the dense time{zeroed_reading(p)}; half the neurons removed (0.5 of the "
-                 f"FLOPs) {removed:.2f} ms, {times('removed'):.2f}x{removed_reading(times('removed'))}; CSR at 95% "
-                 f"zeros: {m['csr']:.2f}x"
+                 f"{times('zeroed'):.2f}x the dense time{zeroed_reading(p, m['results'])}; half the neurons "
+                 f"removed (0.5 of the FLOPs) {removed:.2f} ms, {times('removed'):.2f}x"
+                 f"{removed_reading(times('removed'))}; CSR at 95% zeros: {m['csr']:.2f}x"
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU)]
 
 

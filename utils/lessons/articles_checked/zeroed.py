@@ -1,7 +1,9 @@
 """Row B12's zeroed weights against the dense layer (rows B11, B12 and B18 read it): by the paired rounds'
 ratios where the run kept them (``evidence.pruning_costs``), never by a ratio of two fastest times alone. A
 fastest-of ratio compares two best cases that need not come from one moment: within the noise floor it shows
-no gain, and beyond it it decides nothing (lesson 07 reads such a figure the same way)."""
+no gain, and beyond it it decides nothing (lesson 07 reads such a figure the same way). Lesson 04 §3 times the
+same question (zeros in a dense kernel) in paired rounds and records its figure (``pruned_zeros_speedup``); row
+B12 quotes it beside this run's (``lesson_04_words``)."""
 
 from __future__ import annotations
 
@@ -88,3 +90,23 @@ def rounds_line(prune: dict) -> str:
         return "Half the weights zeroed over the dense layer (row B12): no paired rounds kept"
     return ("Half the weights zeroed over the dense layer, each round (row B12 quotes their median): "
             + ", ".join(f"{r:.2f}x" for r in found[2]))
+
+
+LESSON_04 = "pruned_zeros"  # m["results"] key of lesson 04 §3's record (ledger name ``pruned_zeros_speedup``)
+
+
+def lesson_04_words(record: dict | None, section: str) -> str:
+    """Lesson 04 §3's 50% zeros figure as lesson 04 prints it, a speed (the dense time over the zeroed one: 0.99x
+    is slower), with its noise and rounds, read by lesson 04's rule against its dense-kernel bound of 1x; where
+    the ledger keeps none yet, what to run. ``section``: "lesson 04 §3", as the page cites it."""
+    if record is None:
+        return (f"{section} times zeros in a dense kernel in paired rounds too; the ledger keeps no figure of it "
+                "yet: run lesson 04")
+    from utils.lessons.compression.report import verdict_against  # lesson 04's own reading of its figure
+
+    noise, rounds = record.get("noise", 0.0), record.get("rounds") or []
+    said = verdict_against(record["value"], record.get("bound", 1.0), noise, slower="slower than dense")
+    setup = record.get("what", "").split(" over dense")[0] or "50% zeros"
+    kept = f", {len(rounds)} paired rounds" if rounds else ""
+    return (f"{section}, {setup}: {record['value']:.2f}x the dense model's speed (noise ±{noise:.0%}{kept}), "
+            f"against its dense-kernel bound of {record.get('bound', 1.0):.0f}x: {said}")

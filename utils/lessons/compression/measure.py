@@ -308,6 +308,15 @@ def ratio_noise(baseline: bench.Measurement, candidate: bench.Measurement) -> fl
     return _quartile_width(_round_ratios(baseline, candidate))
 
 
+def ledger_figure(baseline: bench.Measurement, candidate: bench.Measurement) -> dict:
+    """A paired speedup as the ledger keeps it (the arguments ``ledger.record`` takes): ``value``, the median
+    of the round-by-round ratios, as ``compare`` gives it; ``rounds``, every round's ratio, so that lesson 09
+    judges the figure with the same rounds as the lesson that timed it; ``noise``, the ± the lesson prints
+    beside it (``ratio_noise``). Lesson 04 keeps its 50% zeros figure so, for lesson 09's row B12."""
+    rounds = _round_ratios(baseline, candidate)
+    return {"value": statistics.median(rounds), "rounds": rounds, "noise": ratio_noise(baseline, candidate)}
+
+
 def verdict(ratio: float, noise: float, typical: float | None = None) -> str:
     """``beyond noise`` where a speedup differs from 1x by more than its spread, ``noise`` (relative) times the
     speedup, else ``within noise``. It calls ``utils.claims.speedup_verdict`` on the figures as printed (the

@@ -73,7 +73,8 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
         ax.yaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=1))
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("test accuracy")
-    plots.finish(fig, f"Size and latency against accuracy, every variant{label}")  # the layout, before placing
+    # the table's variants, not all the lesson timed (section 7 names those left out and why); layout first
+    plots.finish(fig, f"Size and latency against accuracy, the trade-off table's variants{label}")
     fig.canvas.draw()  # fixes the axis limits, so that data positions convert to display points
     placed = []
     for ax, (key, _) in zip(axes, panels):

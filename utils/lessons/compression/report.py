@@ -21,7 +21,7 @@ from utils.tables import Table
 
 __all__ = ["say", "headline", "medians_note", "fmt_seconds_as_printed", "full_table", "speedup_claim", "verdict_against",
            "WIDTH", "folded", "above_reference", "beside_reference", "passed_references",
-           "references_reading", "pair_spread", "ties", "agree_within", "stored_size_words"]
+           "references_reading", "pair_spread", "ties", "agree_within", "again_sentence", "stored_size_words"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
@@ -292,11 +292,16 @@ def ties(a: float, a_noise: float, b: float, b_noise: float) -> bool:
 
 
 def agree_within(a: float, a_noise: float, b: float, b_noise: float) -> bool:
-    """True where one variant's speedups from two sets of rounds agree within the two timings' noise: the
-    printed gap within the sum of their spreads as printed (``printed_ratio_spread`` each), so 1.10x ±5%
-    beside 1.00x ±5% (0.06 + 0.05 = 0.11 >= 0.10) agrees. Lesson 04, the closing section."""
-    spread = printed_ratio_spread(a, a_noise) + printed_ratio_spread(b, b_noise)
-    return claims.within_noise(claims.as_printed(a, 2), round(spread, 2), claims.as_printed(b, 2))
+    """True where one variant's speedups from two sets of rounds agree by the course's one rule between two
+    runs (``claims.runs_agree``, the rule lesson 09 sets two lessons' figures side by side with): either figure
+    as printed ± its own spread as printed (``printed_ratio_spread``) covers the other. So 1.10x ±5% (± 0.06)
+    beside 1.05x ±5% agrees, and 1.10x ±5% beside 1.00x ±5% (1.04-1.16 and 0.95-1.05) does not: a sum of the
+    two spreads (0.11, past the 0.10 gap) would have called those agreeing. Lesson 04, the closing section."""
+    return claims.runs_agree(claims.as_printed(a, 2), printed_ratio_spread(a, a_noise),
+                             claims.as_printed(b, 2), printed_ratio_spread(b, b_noise))
+
+
+AGREE_RULE = "either figure ± its spread covers the other"  # agree_within's rule, as the page names it
 
 
 def gain_over_compile(a: float, c: float, tie: bool) -> str:
@@ -319,12 +324,22 @@ def load_sentence(pairs: list[tuple[str, str, str]]) -> str:
     prints itself), and a pair printed 1.00x and 1.00x is never said to "differ". The names are parted by
     semicolons, since a name may hold a comma. Lesson 04, section 7."""
     apart = [name for name, here, there in pairs if here != there]
-    head = "Each pair agrees within the two timings' noise (the sum of their spreads)"
+    head = f"Each pair agrees within the two timings' noise ({AGREE_RULE})"
     if not apart:
         return head + ": every pair prints the same figure in both sets of rounds."
     named = "; ".join(apart)  # names hold commas ("torchao int8 dynamic, compiled"): semicolons part them
     return (head + f": where a pair's figures differ as printed ({named}), they differ by no more "
             "than their rounds' noise, so no difference between the two sets of rounds is shown.")
+
+
+def again_sentence(pairs: list[tuple[str, str, str]], agree: list[bool]) -> str:
+    """The closing word on variants timed again in the trade-off table's rounds beside their own section's
+    (``pairs``: the name and its two figures as printed; ``agree``: ``agree_within`` per pair): where every pair
+    agrees, ``load_sentence``; else what a pair apart means, by the same rule. Lesson 04, section 7."""
+    if all(agree):
+        return load_sentence(pairs)
+    return ("A pair apart (neither figure ± its spread covers the other) means the machine's load changed "
+            "between the two sets of rounds (other programs on its cores): each figure is true of its own rounds.")
 
 
 def stored_size_words(base: int, size: int, digits: int = 2, base_name: str = "") -> str:

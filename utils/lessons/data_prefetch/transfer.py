@@ -211,6 +211,16 @@ def link_ratio_verdict(c: Compression) -> str:
     return "under the bound beyond its ±, as alpha + n/beta allows"
 
 
+def held_back(verdict: str, where: str, says: str) -> str:
+    """A ``link_ratio_verdict`` breach ("above the bound: a finding to explain (why)") held back until the
+    link's sweep, which times the same two batches again, agrees: the why kept, the claim conditional, in the
+    one wording the visible line and the details share (t30_0506 #3). ``where``: where the sweep is timed
+    (" below"); ``says``: where its reading is printed."""
+    why = verdict[verdict.index("("):]
+    return (f"above the bound {why}: a finding to explain only if the link's sweep{where}, timing the same two "
+            f"batches again, agrees ({says})")
+
+
 def link_alone_line(c: Compression) -> str:
     """Section 5's visible sentence on the link alone: the rounds' median (the one figure the details quote
     too, with each round) and ``link_ratio_verdict``; where it passed the bound, what that means for the net
@@ -220,11 +230,9 @@ def link_alone_line(c: Compression) -> str:
     head = (f"The link alone, float32's time over uint8's: {c.link_ratio:.2f}x ± {c.link_spread:.2f} (the median "
             f"of {len(c.link_ratios)} rounds), against the bytes' ratio {c.byte_ratio:.0f}x, alpha + n/beta's "
             f"ceiling: ")
-    if "a finding" in verdict:   # "above the bound: a finding to explain (why)": the why kept, the claim held back
-        why = verdict[verdict.index("("):]
-        return (head + f"above the bound {why}: a finding to explain only if the link's sweep below, timing the "
-                f"same two batches again, agrees (the line under it says); either way the net figure's "
-                f"{c.byte_ratio:.0f}x is the model's ceiling, not one this link was shown to keep")
+    if "a finding" in verdict:
+        return (head + held_back(verdict, " below", "the last paragraph of its details says") + "; either way the "
+                f"net figure's {c.byte_ratio:.0f}x is the model's ceiling, not one this link was shown to keep")
     head += verdict
     if verdict.startswith("above the bound, within noise"):
         # a median past the ceiling that its ± still covers: neither a ceiling kept nor a breach shown
@@ -245,7 +253,9 @@ def link_only_note(c: Compression, float_residual: float, uint8_residual: float,
               f"(each round's own: {each})")
     if "a finding" not in verdict:
         return f"{figure}: against the bytes' ratio {c.byte_ratio:.0f}x, {verdict}"
-    return (f"{figure}: {verdict}; alpha + n/beta gives at most the bytes' ratio, {c.byte_ratio:.0f}x. "
+    # held back as the visible line holds it (t30_0506 #3): the sweep's own reading closes these details
+    said = held_back(verdict, "", "the last paragraph of these details says whether it does")
+    return (f"{figure}: {said}; alpha + n/beta gives at most the bytes' ratio, {c.byte_ratio:.0f}x. "
             + sweep_reading(float_residual, uint8_residual, sweep, predicted, c.link_ratio))
 
 

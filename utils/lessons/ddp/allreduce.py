@@ -29,8 +29,7 @@ def profile_link(plan, device: str = "cpu", path=None) -> "machine.LinkFit | Non
     is the path ``plan``'s workers use (``machine.link_route``: gloo between two processes on a CPU): the one
     figure of that link the course quotes (lessons 00, 02 and 08). None where the profile keeps none, or
     another path. Read only: nothing is measured or written here. Lesson 03."""
-    entry = machine._read(path or machine.PROFILE_PATH).get(machine.machine_key(device), {})
-    kept = machine._kept_link(entry)
+    kept = machine.saved_link(device, path or machine.PROFILE_PATH)  # the one public reader of lesson 00's fit
     return kept if kept and kept.name == machine.link_route(plan)[0] else None
 
 
@@ -250,6 +249,38 @@ def inversions(rows: list[dict]) -> list[str]:
     return out
 
 
+def _rate_range(row: dict) -> str:
+    """A size's busbw over its repeats, slowest to fastest, in GB/s as printed: "0.29-0.66 GB/s"."""
+    return f"{_repeat_gbs(row, row['high']):.2f}-{_repeat_gbs(row, row['low']):.2f} GB/s"
+
+
+def rate_drops(rows: list[dict]) -> list[str]:
+    """Where busbw, as printed, falls from one size to the next before the curve's highest point, a fall
+    ``trend`` does not read (it reads from the highest size on, or the best earlier size where the largest
+    is highest); a larger size that took no longer is ``inversions``'s, and always gains. Each drop is set
+    against the repeats: the same within noise where the larger size's fastest repeat reaches the smaller's
+    slowest, as printed (``_repeat_gbs``). Lesson 03: that larger messages run nearer the link's rate is a
+    tendency, and a run's curve can fall on the way."""
+    ordered = sorted(rows, key=lambda r: r["bytes"])
+    top = peak(ordered)
+    if top is ordered[-1]:  # the largest size is highest: ``_rising_or_level`` reads from the best earlier
+        top = max(ordered[:-1], key=lambda r: r["busbw"]) if len(ordered) > 1 else top
+    upto = ordered[:ordered.index(top) + 1]
+    out = []
+    for small, large in zip(upto, upto[1:]):
+        if printed_gbs(large["busbw"]) >= printed_gbs(small["busbw"]):
+            continue
+        noise = _repeat_gbs(large, large["low"]) >= _repeat_gbs(small, small["high"])
+        out.append(f"busbw fell from {_at(small)} to {_at(large)} before the curve's highest point: "
+                   + (f"their repeats' ranges overlap ({_label(small['bytes'])} {_rate_range(small)}, "
+                      f"{_label(large['bytes'])} {_rate_range(large)}), so the two rates are the same within "
+                      "noise" if noise else
+                      f"beyond both ranges of repeats ({_label(small['bytes'])} {_rate_range(small)}, "
+                      f"{_label(large['bytes'])} {_rate_range(large)}): a larger message need not run nearer "
+                      "the link's rate, and this lesson does not measure why this one did not"))
+    return out
+
+
 RANGE_LABEL = "bars: slowest to fastest repeat"
 
 
@@ -313,7 +344,9 @@ def small_messages(rows: list[dict], small: int = SMALL_BYTES, link: "machine.Li
     smallest size against the largest up to ``small`` bytes. If a message's time is a fixed part plus a part
     per byte (like lesson 00's α and β), two medians t1 and t2, k times the bytes apart, put the fixed part at
     (k x t1 - t2) / (k - 1) ms, a share of t1: mostly fixed (half or more), partly, or none shown (t2 at least
-    k x t1). Given the ``link`` lesson 00 fitted, that fixed part is set beside 2α (``_beside_two_alpha``).
+    k x t1). Given the ``link`` lesson 00 fitted, that fixed part is set beside 2α (``_beside_two_alpha``) in a
+    second paragraph, after a newline: the lesson prints each paragraph on its own (a line of 90 words was too
+    long to read, the twenty-ninth reading). A rough median is said beside the figures, not after them.
     "" where fewer than two sizes are that small. Lesson 03, section 6."""
     few = sorted((r for r in rows if r["bytes"] <= small), key=lambda r: r["bytes"])
     if len(few) < 2:
@@ -321,28 +354,26 @@ def small_messages(rows: list[dict], small: int = SMALL_BYTES, link: "machine.Li
     first, last = few[0], few[-1]
     t1, t2 = (as_printed(r["seconds"], ms_decimals(r["seconds"]), 1e-3) for r in (first, last))
     k = last["bytes"] / first["bytes"]
+    rough = [_label(r["bytes"]) for r in (first, last) if is_rough(r)]
+    rough_text = (f"; rough: {' and '.join(rough)} {'medians' if len(rough) > 1 else 'median'}, repeats spread "
+                  "over more than half the median" if rough else "")
     said = (f"Small messages: from {_label(first['bytes'])} to {_label(last['bytes'])} ({k:g}x the bytes) the "
             f"median went from {ms_text(first['seconds'])} ms to {ms_text(last['seconds'])} ms "
-            f"({times_text(t2 / t1 if t1 else 0.0)})")
+            f"({times_text(t2 / t1 if t1 else 0.0)}{rough_text})")
     fixed_ms = (k * t1 - t2) / (k - 1)
     if fixed_ms <= 0 or not t1:
-        said += ": as much as the bytes or more, so no fixed cost per message shows at these sizes"
-    else:
-        fixed_text = _ms_figure(fixed_ms)
-        share = float(fixed_text) / t1  # the share worked from the two ms figures as printed
-        said += (f". Taken as a fixed part plus a part per byte, these two medians put the fixed part at "
-                 f"({k:g} x {ms_text(first['seconds'])} - {ms_text(last['seconds'])}) / {k - 1:g} = {fixed_text} ms, "
-                 f"{percent(share)} of the {_label(first['bytes'])} message's {ms_text(first['seconds'])} ms: "
-                 + ("mostly a fixed cost per message, whatever its size, like lesson 00's α (the cost of sending "
-                    "one message one way, through the socket or the driver), which is why small messages reach so little of the link's rate"
-                    if half_up(share * 100, 0) >= 50 else  # as the percent prints
-                    "part of it a fixed cost per message, like lesson 00's α, the rest growing with the bytes")
-                 + (_beside_two_alpha(float(fixed_text), link) if link else ""))
-    rough = [_label(r["bytes"]) for r in (first, last) if is_rough(r)]
-    if rough:
-        said += (f"; rough: {' and '.join(rough)} {'medians' if len(rough) > 1 else 'median'}, repeats spread over "
-                 "more than half the median")
-    return said
+        return said + ": as much as the bytes or more, so no fixed cost per message shows at these sizes"
+    fixed_text = _ms_figure(fixed_ms)
+    share = float(fixed_text) / t1  # the share worked from the two ms figures as printed
+    said += (f". Taken as a fixed part plus a part per byte, these two medians put the fixed part at "
+             f"({k:g} x {ms_text(first['seconds'])} - {ms_text(last['seconds'])}) / {k - 1:g} = {fixed_text} ms, "
+             f"{percent(share)} of the {_label(first['bytes'])} message's {ms_text(first['seconds'])} ms. "
+             + ("It is mostly a fixed cost per message, whatever its size, like lesson 00's α (the cost of "
+                "sending one message one way, through the socket or the driver). That is why small messages "
+                "reach so little of the link's rate"
+                if half_up(share * 100, 0) >= 50 else  # as the percent prints
+                "It is partly a fixed cost per message, like lesson 00's α, the rest growing with the bytes"))
+    return said + ("\n" + _beside_two_alpha(float(fixed_text), link) if link else "")
 
 
 def _ms_figure(ms: float) -> str:
@@ -359,14 +390,14 @@ def _beside_two_alpha(fixed_ms: float, link: "machine.LinkFit") -> str:
     alpha_us = as_printed(link.fit.alpha, 1, 1e-6)
     two_alpha = _ms_figure(2 * alpha_us / 1e3)
     ratio = half_up(fixed_ms / (float(two_alpha) or 0.01), 1)  # a 2α printed 0.00 counts as its last digit
-    said = (f". Lesson 00's α, {alpha_us:,.1f} µs, prices one one-way message; an all-reduce pays at least two, "
+    said = (f"Lesson 00's α, {alpha_us:,.1f} µs, prices one one-way message; an all-reduce pays at least two, "
             f"2α = {two_alpha} ms")
     if ratio > 1:
-        return said + (f", plus gloo's copies and sums: this fixed part is {ratio:.1f}x 2α, the rest of it work "
-                       "α does not price, which this run does not time apart")
+        return said + (f", plus gloo's copies and sums. This fixed part is {ratio:.1f}x 2α: the rest of it is "
+                       "work α does not price, which this run does not time apart")
     if ratio == 1:
-        return said + ": this fixed part is about 2α (1.0x), as the link model prices it"
-    return said + (f": this fixed part is under it ({ratio:.1f}x 2α), less than the link model prices, so these "
+        return said + f". This fixed part is about 2α ({ratio:.1f}x), as the link model prices it"
+    return said + (f". This fixed part is under it ({ratio:.1f}x 2α), less than the link model prices, so these "
                    "two medians do not bear the model out at these sizes")
 
 

@@ -338,24 +338,37 @@ def identical_rows_note(rows: list[tuple[str, str, str]], buckets: dict[str, int
     return ". ".join(notes) + ("." if notes else "")
 
 
+def _about_ms(gap_ms: float) -> str:
+    """A gap worked against a median printed to whole ms, in whole ms as it is known: "about 6 ms" (6.0 could
+    be 5.5 to 6.5), "under 1 ms" where it rounds to none."""
+    whole = half_up(abs(gap_ms), 0)
+    return f"about {whole:.0f} ms" if whole >= 1 else "under 1 ms"
+
+
 def step_beside_table(step_ms: float, base_ms: float, lag_ms: float, base_range: tuple[float, float]) -> str:
     """How section 2's default-bucket step (``step_ms``, printed to 0.1 ms; no optimizer step) sits beside this
     table's default median (``base_ms``, whole ms) and its rounds (``base_range``, whole ms); ``lag_ms``: how
     much later the other rank's last gradient came there. All figures as printed. A step inside the defaults'
     own rounds is not told apart from their median: the median is printed to whole ms, so a gap under 1 ms
-    is not on the page, and the rounds show how far one run's step moves. Lesson 03."""
+    is not on the page, and the rounds show how far one run's step moves. Outside them the gap is known to
+    half a ms either way (``_about_ms``), and is said to pass the wait only where its low end does. A shorter
+    step names the optimizer step this table's steps include. Lesson 03."""
     gap = half_up(step_ms - base_ms, 1)  # ms, worked from the two printed figures
     low, high = base_range
     if low <= step_ms <= high:
         return (f", within this table's default rounds ({low:.0f}-{high:.0f} ms): about its {base_ms:.0f} ms "
                 "median, which is printed to whole ms")
-    if gap > lag_ms:  # beyond what the wait for the other rank explains
+    about = _about_ms(gap)
+    if gap - 0.5 > lag_ms:  # beyond what the wait for the other rank explains, even at the gap's low end
         waited = (f"more than the {lag_ms:.1f} ms by which the other rank's last gradient came later can explain"
                   if lag_ms > 0 else "no wait for the other rank explains it (its last gradient came no later)")
-        return (f", {gap:.1f} ms longer although it has no optimizer step: {waited}; the two figures come from "
+        return (f", {about} longer although it has no optimizer step: {waited}; the two figures come from "
                 "different runs at different moments, and the machine's load moves between them")
     if gap > 0:
-        return (f", {gap:.1f} ms longer although it has no optimizer step: no more than the {lag_ms:.1f} ms by "
-                "which the other rank's last gradient came later")
-    # no longer: the optimizer step this table's steps include is absent there
-    return f", {f'{-gap:.1f} ms shorter than' if gap < 0 else 'as long as'} this table's median"
+        within = (f"not shown to be more than the {lag_ms:.1f} ms by which the other rank's last gradient came "
+                  "later" if lag_ms > 0 else "within the half ms either way that the whole-ms median leaves open")
+        return f", {about} longer although it has no optimizer step: {within}"
+    if gap < 0:  # the optimizer step this table's steps include is absent there
+        return (f", {about} shorter than this table's median (printed to whole ms), whose steps include an "
+                "optimizer step that section 2's do not")
+    return ", as long as this table's median"

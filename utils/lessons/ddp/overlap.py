@@ -282,37 +282,28 @@ def start_skew(ranks: list[dict], step: int) -> float:
 
 
 def drawn_text(way: str, ranks: list[dict], step: int, label: str = "") -> str:
-    """The collapsed paragraph on a chart of section 2 (``picture.drawn_line`` is the line under it): which
-    step is drawn (the median lag, not the median step time), what it took beside the table's median, who
-    waited at its end, and whether the later rank was late for leaving the barrier later or for computing
-    longer (the lag is the start skew plus the difference of the ranks' own forward+backward times).
-    ``label``: the run's label (" (simulated on CPU)"), said at the end."""
+    """The one collapsed sentence on a chart of section 2: why the later rank was late in the drawn step (it
+    left the barrier later, or computed longer: the lag is the start skew plus the difference of the ranks'
+    own forward+backward times), or that the two were level. The rest is on the page already: the chart's
+    title gives the step, its time and the table's median (``picture.drawn_title``), the line under it who
+    waited (``picture.drawn_line``), and the steps' range the noise paragraph; the twenty-ninth reading found
+    this paragraph repeating them. ``label``: the run's label (" (simulated on CPU)"), said at the end."""
     ms = lambda seconds: f"{abs(seconds) * 1e3:.1f} ms"
-    slow, n = slowest(ranks), len(ranks[0]["steps"])
-    took = {r["rank"]: r["steps"][step]["step"] for r in ranks}
-    steps = [one["step"] for one in slow["steps"]]
-    text = (f"{way[:1].upper() + way[1:]}: the chart draws step {step + 1} of {n}, the one whose lag between the "
-            f"ranks' last gradients is the median of the {n} steps (not the step of median time): it took "
-            f"{ms(took[0])} on rank 0 and {ms(took[1])} on rank 1, against the table's median step of "
-            f"{ms(slow['step'])} (rank {slow['rank']}, whose {n} steps took {ms(min(steps))} to "
-            f"{ms(max(steps))}). ")
+    head = f"{way[:1].upper() + way[1:]}'s chart, step {step + 1}: "
     w, skew = who_waited(ranks, step), start_skew(ranks, step)
-    left = (f"Rank {1 if skew > 0 else 0} left the starting barrier {ms(skew)} after rank {0 if skew > 0 else 1}"
-            if as_printed(abs(skew), 1, 1e-3) > 0 else "Both ranks left the starting barrier level (0.0 ms apart "
-            "as printed)")
     if as_printed(w["lag"], 1, 1e-3) == 0:
+        left = (f"rank {1 if skew > 0 else 0} left the starting barrier {ms(skew)} after rank {0 if skew > 0 else 1}"
+                if as_printed(abs(skew), 1, 1e-3) > 0 else "both ranks left the starting barrier level")
         inside = (" (each rank can still wait inside its per-tensor all-reduce calls: the per-row paragraphs "
                   "below give how long)" if way == "by hand" else "")  # by hand, every call runs after the backward
-        return (text + f"{left}; their last gradients were ready level (0.0 ms apart as printed): neither waited for "
-                f"the other's backward to end{inside}{label}.")
+        return (head + f"{left}, and their last gradients were ready level (0.0 ms apart as printed): neither "
+                f"waited for the other's backward to end{inside}{label}.")
     # rank 1's forward+backward less rank 0's, each from its own start: lag less skew, both as printed
     # (0.1 ms), so that the reader's sum of the two printed figures gives the third
     skew_ms, lag_ms = as_printed(skew, 1, 1e-3), as_printed(lags(ranks)[step], 1, 1e-3)
     own_ms = as_printed(lag_ms - skew_ms, 1)  # rounded again: 0.3 - 0.1 is 0.19999999999999998 in floats
-    why = late_because(skew_ms, own_ms, lag_ms)
-    return (text + f"{left}. Rank {w['late']}'s last gradient was ready {ms(w['lag'])} after rank {w['waited']}'s "
-            f"(on the clock both share), so rank {w['waited']} waited: its last all-reduce could not finish "
-            f"before rank {w['late']} joined it. Rank {w['late']} was late {why}{label}.")
+    return (head + f"rank {w['late']}'s last gradient came {ms(w['lag'])} after rank {w['waited']}'s "
+            f"{late_because(skew_ms, own_ms, lag_ms)}{label}.")
 
 
 def late_because(skew_ms: float, own_ms: float, lag_ms: float) -> str:

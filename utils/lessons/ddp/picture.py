@@ -68,8 +68,9 @@ def drawn_title(way: str, ranks: list[dict], step: int, label: str = "") -> str:
 def drawn_line(way: str, ranks: list[dict], step: int, label: str = "") -> str:
     """The one line under a measured timeline of section 2: who waited at the end of the drawn ``step``, from
     the lag between the ranks' last gradients (as printed, 0.1 ms), or that they were level. How the step was
-    chosen, what it took and why the later rank was late go in the collapsed block (``overlap.drawn_text``),
-    which reads the same step's times: the visible output answers one question (the twenty-sixth reading)."""
+    chosen and what it took are in the chart's title (``drawn_title``); why the later rank was late goes in the
+    collapsed block (``overlap.drawn_text``), which reads the same step's times: the visible output answers one
+    question (the twenty-sixth reading)."""
     from utils.lessons.ddp.overlap import who_waited  # overlap imports torch: only when a line is printed
 
     w = who_waited(ranks, step)

@@ -5,7 +5,7 @@ and the extra time measured is read in forwards at both ends, so no figure rests
 
     low, high = blocks_forward_range(CKPT_TIMES)            # seconds, as the step-times table prints them
     predicted_speed(step, low, high)                        # "1.32-1.34x"
-    forwards_cost(extra, low, high, noise)                  # "0.67-0.71 of a forward (...): less than ..."
+    forwards_cost(extra, low, high, noise)                  # "0.67-0.71 ± 0.10 of a forward (...): less than ..."
     ratio_in_forwards(1.17, step, low, high, noise)         # the same, from a ratio read pair by pair
     extra_share_words((1.18, 0.05), (1.20, 0.05), "of ...")  # "90% of ... ((1.18 - 1) / (1.20 - 1); ...)"
 """
@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 
 from utils import claims
+
+FLOOR = 0.10   # the least ± on a share of a forward: a tenth, however quiet the rounds
 
 
 def blocks_forward_range(times: dict) -> tuple[float, float]:
@@ -47,7 +49,8 @@ def forward_words(low: float, high: float) -> str:
 
 def forwards_cost(extra: float, low: float, high: float, noise: float = 0.0) -> str:
     """Checkpointing's ``extra`` step time (seconds) in forwards of the blocks, at both ends of the forward's
-    range: "0.67 of a forward (67% of the predicted extra time)", or "0.67-0.71 of a forward (67%-71% ...)".
+    range: "0.67 ± 0.10 of a forward (67% of the predicted extra time; ± at its floor)", or "0.67-0.71 ±
+    0.10 of a forward (67%-71% ...)".
     About the one predicted where the range comes within 10 % of 1 (or within ``noise``, the rounds' spread in
     seconds, where that is wider); less or more only where the whole range is. Worked from the ms as printed
     (0.1 ms), so that 19.1 / 28.4 and 19.1 / 26.9 are a reader's own divisions."""
@@ -116,32 +119,38 @@ def extra_share_words(part: tuple[float, float], whole: tuple[float, float], of_
 
 
 def _in_forwards(extra_ms: float, low: float, high: float, noise: float, working: str = "") -> str:
-    """The extra time (ms) over the blocks' forward at both ends of its range, with the verdict: the body of
-    ``forwards_cost`` and ``ratio_in_forwards``; ``working``: how the extra ms were found, said after the
-    share of the prediction."""
-    fewest, most, verdict = _forwards_verdict(extra_ms, low, high, noise)
-    a, b = claims.half_up(fewest, 2), claims.half_up(most, 2)
+    """The extra time (ms) over the blocks' forward at both ends of its range, ± the noise the verdict reads,
+    with the verdict: the body of ``forwards_cost`` and ``ratio_in_forwards``; ``working``: how the extra ms
+    were found, said after the share of the prediction. The ± is printed wherever the share is (cells 16 and
+    48, the claims row), with what set it, so that 0.80 + 0.21 reaching 1 is the reader's own check (t29_0506)."""
+    a, b, pm, verdict = _forwards_verdict(extra_ms, low, high, noise)
+    # what set the ±: the rounds' noise in ms (over the shorter forward), or the floor where that is larger
+    source = (f"; ± {claims.as_printed(noise * 1e3, 1):.1f} ms, the rounds' noise" if pm > FLOOR else
+              "; ± at its floor")
     if a == b:
-        return f"{a:.2f} of a forward ({claims.percent(a)} of the predicted extra time{working}): {verdict}"
-    return (f"{a:.2f}-{b:.2f} of a forward ({claims.percent(a)}-{claims.percent(b)} of the predicted extra "
-            f"time{working}): {verdict}")
+        return (f"{a:.2f} ± {pm:.2f} of a forward ({claims.percent(a)} of the predicted extra time{working}"
+                f"{source}): {verdict}")
+    return (f"{a:.2f}-{b:.2f} ± {pm:.2f} of a forward ({claims.percent(a)}-{claims.percent(b)} of the predicted "
+            f"extra time{working}{source}): {verdict}")
 
 
-def _forwards_verdict(extra_ms: float, low: float, high: float, noise: float) -> tuple[float, float, str]:
-    """The extra time (ms) in forwards at both ends of the range (fewest, most) and the one verdict on it: the
-    prediction holds where either end reaches 1 within the noise (at least 10 %), as a share of the forward."""
+def _forwards_verdict(extra_ms: float, low: float, high: float, noise: float) -> tuple[float, float, float, str]:
+    """The extra time (ms) in forwards at both ends of the range (fewest, most) and its ± (the rounds' noise in
+    ms, as printed, over the shorter forward; at least ``FLOOR``), each as printed (2 decimals, half up), and
+    the one verdict on them: the prediction holds where either end reaches 1 within that ±, judged on the
+    printed figures (0.80 ± 0.21 reaches 1.01)."""
     lo_ms, hi_ms = claims.as_printed(low * 1e3, 1), claims.as_printed(high * 1e3, 1)
-    fewest, most = extra_ms / hi_ms, extra_ms / lo_ms
-    tolerance = max(0.1, noise * 1e3 / lo_ms)
-    verdict = ("less than the predicted forward" if most < 1 - tolerance else
-               "more than the predicted forward" if fewest > 1 + tolerance else "about one forward, as predicted")
-    return fewest, most, verdict
+    fewest, most = claims.half_up(extra_ms / hi_ms, 2), claims.half_up(extra_ms / lo_ms, 2)
+    pm = max(FLOOR, claims.half_up(claims.as_printed(noise * 1e3, 1) / lo_ms, 2))
+    verdict = ("less than the predicted forward" if round(most + pm, 2) < 1 else
+               "more than the predicted forward" if round(fewest - pm, 2) > 1 else "about one forward, as predicted")
+    return fewest, most, pm, verdict
 
 
 def ratio_meets_forward(ratio: float, step: float, low: float, high: float, noise: float = 0.0) -> bool:
     """Whether ``ratio_in_forwards`` (same arguments) says "about one forward, as predicted": the one verdict
     the page's details follow, so that they never call a miss what the headline calls a match (t29_0506 #1)."""
-    return _forwards_verdict(extra_from_ratio(ratio, step), low, high, noise)[2].endswith("as predicted")
+    return _forwards_verdict(extra_from_ratio(ratio, step), low, high, noise)[3].endswith("as predicted")
 
 
 def medians_against_pairs(full_step: float, sel_step: float, gain: float, noise: float) -> str:

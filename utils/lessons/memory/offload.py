@@ -95,6 +95,7 @@ def reference_doubt(paired: list[float], rates: dict[int, float], cores: int) ->
     fastest = claims.printed_ratio(rates[cores], rates[1], 0, 1e6)
     if not (claims.round_above(fastest, cores) or any(claims.round_above(r, cores) for r in paired)):
         return ""
-    return (f" That column's rate is the {cores}-thread one that the threads reading above finds past the {cores}x "
-            f"bound, a finding to explain: as a reference it may be too fast, and the CPU step then longer than "
-            f"the column says.")
+    # the threads reading sits in the collapsed details under the cell (t29_0506: lengths), so it points there
+    return (f" That column's rate is the {cores}-thread one that the threads reading (the details below) finds "
+            f"past the {cores}x bound, a finding to explain: as a reference it may be too fast, and the CPU step "
+            f"then longer than the column says.")

@@ -1,8 +1,7 @@
 """Lesson 06's answers as sentences and tables built from the run's figures, and the rows of its "What this
 lesson measured" table (``utils.claims``): nothing here is written by hand.
 
-    show(collectives_table(RUNS))                 # per strategy and collective: calls, MB, ms inside them
-    print(fill(collectives_sentence(RUNS)))
+    show(collectives_table(RUNS))                 # per strategy and collective (collectives.py, re-exported)
     show_claims(lesson_claims(MEASURED, TIMES, RUNS))
 """
 
@@ -13,6 +12,10 @@ import statistics
 import textwrap
 
 from utils import claims
+# the collectives' table and sentences live in their own module; re-exported: the notebook and tests import
+# them from here
+from utils.lessons.memory.collectives import (collectives_answer, collectives_sentence,  # noqa: F401
+                                              collectives_table, inside_collectives, inside_ms_as_printed)
 from utils.lessons.memory.forward_bound import blocks_forward_range, predicted_speed, ratio_in_forwards
 # part_over_whole is re-exported: the tests import it from here, beside the other verdicts
 from utils.lessons.memory.policy_cost import ms_range, part_over_whole  # noqa: F401
@@ -20,7 +23,7 @@ from utils.lessons.memory.report import relative_error
 from utils.lessons.memory.sharding import wire_bytes
 # time_verdict is re-exported: the notebook and the tests import it from here, beside the other verdicts
 from utils.lessons.memory.step_verdicts import as_shown, chunked_cost, rounds_named, time_verdict  # noqa: F401
-from utils.lessons.memory.threads_rounds import across_verdict, outlying_clause
+from utils.lessons.memory.threads_rounds import across_verdict, every_round_past, outlying_clause
 from utils.tables import Table
 
 MB = 1e6
@@ -33,92 +36,6 @@ SHARE_TOLERANCE = 0.01
 def fill(text: str) -> str:
     """A printed sentence, wrapped at the course's 110 characters. Lesson 06."""
     return textwrap.fill(text, 110)
-
-
-def collectives_table(runs: dict, label: str = "") -> Table:
-    """Rank 0's collectives per step (from the second step on): calls, MB handed in, ms inside them."""
-    rows = []
-    for name, ranks in runs.items():
-        r = ranks[0]
-        seconds = r["collective_seconds_per_step"] or {}
-        for collective, calls in r["calls_per_step"].items():
-            inside = seconds.get(collective)
-            rows.append((name, collective, f"{calls:.0f}", f"{r['sent_per_step'][collective] / MB:.2f}",
-                         f"{inside * 1e3:.1f}" if inside is not None else "-",
-                         # the ms a call from the ms inside as printed (0.1 ms): 13.3 / 2 reads 6.65
-                         f"{claims.as_printed(inside, 1, 1e-3) / calls:.2f}" if inside is not None else "-"))
-    return Table(["strategy", "collective", "calls a step", "MB a step", "ms inside", "ms a call"], rows,
-                 title=f"Collectives per step, rank 0{label}")
-
-
-def inside_collectives(run: dict) -> float | None:
-    """Seconds a step that rank 0 spent inside collectives (None where they were not timed: GPUs)."""
-    seconds = run[0]["collective_seconds_per_step"]
-    return sum(seconds.values()) if seconds is not None else None
-
-
-def inside_ms_as_printed(run: dict) -> float | None:
-    """Milliseconds a step inside collectives, summed from ``collectives_table``'s rows as it prints them
-    (0.1 ms), so that the sentence's figure is what a reader adds up from the table (18.1 + 11.6 = 29.7)."""
-    seconds = run[0]["collective_seconds_per_step"]
-    if seconds is None:
-        return None
-    return claims.as_printed(sum(claims.as_printed(v, 1, 1e-3) for v in seconds.values()), 1)
-
-
-def collectives_sentence(runs: dict, label: str = "") -> str:
-    """The step times, bytes and time inside collectives of DDP and FSDP2, every difference, ratio and share
-    worked from the figures as printed (0.1 ms), the gap <= 0 outcome included."""
-    ddp, fsdp = runs["ddp"], runs["fsdp"]
-    calls = {k: sum(r[0]["calls_per_step"].values()) for k, r in runs.items()}
-    steps = {k: claims.as_printed(r[0]["mean_step_seconds"], 1, 1e-3) for k, r in runs.items()}  # ms, printed
-    sent = {k: sum(wire_bytes(c, v) for c, v in r[0]["sent_per_step"].items()) for k, r in runs.items()}
-    bytes_ratio = claims.printed_ratio(sent["fsdp"], sent["ddp"], 2, MB)   # the MB a step as printed (lesson 06)
-    ranges = {k: r[0].get("step_range") for k, r in runs.items()}
-    # the ratio's range over the steps: FSDP2's fastest over DDP's slowest, to its slowest over DDP's fastest
-    spread = ""
-    if ranges["ddp"] and ranges["fsdp"]:
-        low, high = ranges["fsdp"][0] / ranges["ddp"][1], ranges["fsdp"][1] / ranges["ddp"][0]
-        spread = (f", {low:.2f}-{high:.2f}x from the steps' fastest and slowest: " + (
-            "slower in every pairing of steps, beyond their noise" if low > 1 else
-            "faster in every pairing of steps, beyond their noise" if high < 1 else
-            "the range spans 1x, so no difference is shown beyond the steps' noise"))
-    # the table's "MB a step", each row as printed (0.01 MB) and added as a reader adds them: 3.24 + 3.30
-    handed = {k: sum(claims.as_printed(v, 2, MB) for v in r[0]["sent_per_step"].values()) for k, r in runs.items()}
-    step_ratio = claims.printed_ratio(steps["fsdp"], steps["ddp"], 1)   # the reader's division of the two
-    text = (f"Step time (mean, from the second step): DDP {steps['ddp']:.1f} ms, FSDP2 "
-            f"{steps['fsdp']:.1f} ms ({step_ratio:.2f}x{spread}; it moves {bytes_ratio:.2f}x "
-            f"the bytes a ring sends for DDP; the table's MB a step, what each rank hands its collectives, add up to "
-            f"{handed['fsdp'] / max(handed['ddp'], 0.01):.2f}x, as with 2 ranks a ring sends half of a reduce-scatter's "
-            "input); "
-            f"collectives a step: DDP {calls['ddp']:.0f}, FSDP2 {calls['fsdp']:.0f}.")
-    d, f = inside_ms_as_printed(ddp), inside_ms_as_printed(fsdp)  # ms: the table's rows, summed
-    if d is None or f is None:
-        return text + f" (On GPUs the collectives run on their own stream: their time is not separable here.){label}"
-    # ms, from the printed figures (as_printed drops the float dust of 29.7 - 18.1)
-    gap, extra = claims.as_printed(steps["fsdp"] - steps["ddp"], 1), claims.as_printed(f - d, 1)
-    if gap <= 0:
-        return text + (f" Inside them (the table's rows, summed): DDP {d:.1f} ms, FSDP2 {f:.1f} ms. FSDP2's step "
-                       f"was not slower in this run, against the expectation: a finding to explain; re-run to see whether it "
-                       f"repeats{label}.")
-    share = f"{extra / gap:.0%} of"
-    inside = claims.printed_ratio(f, d, 1)   # the reader's division of the two printed sums
-    text += (f" Inside them (the table's rows, summed): DDP {d:.1f} ms, FSDP2 {f:.1f} ms ({inside:.2f}x, "
-             f"{'more' if claims.as_printed(inside, 2) > claims.as_printed(bytes_ratio, 2) else 'no more'} "
-             f"than the ring's bytes' "
-             f"{bytes_ratio:.2f}x; one "
-             f"figure a step each, with no spread to judge noise by, and a rank's time inside a collective also "
-             f"counts its wait for the other rank, so this cannot tell the per-call start-up cost (alpha, lesson 00) from "
-             f"waiting); "
-             f"the extra time inside collectives ({extra:.1f} ms) is {share} the gap in step time ({gap:.1f} ms)"
-             f"{label}.")
-    if gap > 0 and extra < 0.8 * gap:
-        text += (" The rest is outside the collectives (not timed apart here). Candidates, none measured here: "
-                 "FSDP2 copies each unit's shards into and out of the flat buffers its collectives use (one "
-                 "contiguous tensor per unit holding all its parameters' shards end to end, so that one call moves "
-                 "them all) and does per-unit bookkeeping; and gloo's own threads compete with the compute for the "
-                 "host's cores, more often with FSDP2's more frequent calls.")
-    return text
 
 
 def peaks_table(rows: dict, times: dict | None = None, label: str = "",
@@ -483,9 +400,9 @@ def threads_reading(paired: list[float], cores: int, load: float,
             f"on {cores} threads): {verdict}")
     if past:   # every round passed the ceiling: one disturbed round cannot explain them all, and each pair met
         # the same load (timed back to back), so no suspect is named
-        return opening + said + (f" ({cores}x is the most {cores} threads can give the same work, and every round "
-                                 f"passed it, though each pair was timed back to back: the cause is not timed "
-                                 f"apart here)")
+        return opening + said + (f" ({cores}x is the most {cores} threads can give the same work, and "
+                                 f"{every_round_past(paired, cores)}, though each pair was timed back to back: the "
+                                 "cause is not timed apart here)")
     return opening + said + _verdict_ending(verdict, cores, load)
 
 

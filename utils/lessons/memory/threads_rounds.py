@@ -136,3 +136,17 @@ def outlying_clause(numbered: list[tuple[int, float]], median: float, spread: fl
                     f"{'that far ' if margin > 0 else ''}outside both")
     return (f"; {names} {'lies' if one else 'lie'} {where}: {count}"
             f"{'an outlying moment' if one else 'outlying moments'} of this run" + tail)
+
+
+def every_round_past(paired: list[float], cores: int, margin: float = MARGIN) -> str:
+    """Where every round passed the bound ``cores``x as printed: how many passed it beyond the lesson's 2 %
+    floor (``margin``), so that a round at 2.01x against 2.00x, 0.5 % past it, is not counted as one that
+    passed it beyond noise (t30_0506: "every round passed it" leaned on such a round)."""
+    near = [(k, r) for k, r in enumerate(paired, 1) if not claims.round_above(r, cores * (1 + margin))]
+    if not near:
+        return "every round passed it"
+    names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in near)
+    if len(near) == len(paired):
+        return f"every round passed it as printed, but none beyond the lesson's {margin:.0%} floor"
+    return (f"every round passed it as printed, all but {len(near)} beyond the lesson's {margin:.0%} floor "
+            f"({names} within it)")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from utils import timeline
 from utils.claims import Claim, as_printed, half_up, percent, runs_agree, within_noise
-from utils.lessons.model_split.bounds import round_as_printed
+from utils.lessons.model_split.bounds import round_as_printed, rounds_spread
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, explained_then,
                                             ms_as_printed, noise_of_one, printed, reference_gain,
                                             reference_reading, reference_side,
-                                            past_reference_words, reference_then, rounds_past_reference,
+                                            reference_then,
                                             paired_reference, weak_reference_words,
                                             round_text, rounds_text)
 from utils.lessons.model_split.reference import findings_past, own_reference_explains, past_indices
@@ -18,6 +18,7 @@ from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_ve
                                              process_reference_explains, process_reference_noise,
                                              process_reference_spread, reading,
                                              row_verdict, within_process_reference)
+from utils.lessons.model_split.rounds_above import rounds_past_reach, work_reference_reaches
 from utils.lessons.model_split.runs import PipelineRun, Row, tenth_ms
 from utils.tables import Table
 
@@ -70,6 +71,9 @@ def naive_reading(r: Row, spans) -> str:
                     f"(± {process_reference_spread(r):.2f}): each stage alone in its own process cost less than its "
                     "share of one device's step, consistent with each process's caches holding only half the model "
                     "(not measured here)")
+        elif within_process_reference(r):  # the verdict's "it explains nothing": the pairing, a sentence apart
+            why += (f". The split is {reference_reading(r, r.process_bounds)}, but a reference within noise of 1x "
+                    "explains no excess over 1x")
     else:
         side = reference_side(r, r.process_bounds)  # paired round by round, the one reading
         rest = f"the rest is {_rest(r)}" if side == "under" else ""
@@ -98,14 +102,16 @@ def naive_process_reading(r: Row) -> str:
     if process_reference_noise(r) and as_printed(r.process_bound, 2) > 1:  # the rule a gain over 1x needs
         reading += (f"; its ± {process_reference_spread(r):.2f} covers 1x, so the reference is itself within noise "
                     "of 1x and explains no excess over 1x")
-    one = ms_as_printed(r.baseline, *r.alone)
-    parts = [ms_as_printed(a, r.baseline, *r.alone) for a in r.alone]
-    stages, total = " + ".join(f"{p:g}" for p in parts), as_printed(sum(parts), 1)
+    # to 0.1 ms, as the rounds table above prints every step: the medians' ratio is worked from those figures
+    # (113.5 / (53.4 + 58.4) = 1.02), not from whole ms rounded before the sum (114 / (53 + 58) = 1.03)
+    one = as_printed(r.baseline, 1, 1e-3)
+    parts = [as_printed(a, 1, 1e-3) for a in r.alone]
+    stages, total = " + ".join(f"{p:.1f}" for p in parts), as_printed(sum(parts), 1)
     divided = half_up(one / total, 2)  # a worked figure, rounded as a reader rounds it
-    medians = (f"the medians' own ratio, {one:g} / {total:g} = {divided:.2f}x, pairs figures from "
+    medians = (f"the medians' own ratio, {one:.1f} / {total:.1f} = {divided:.2f}x, pairs figures from "
                f"different rounds" if divided != r.process_bound else
-               f"the same as the medians' ratio, {one:g} / {total:g}")
-    return (f"Each stage alone in its own process: {stages} ms (medians), against one device's {one:g} ms for "
+               f"the same as the medians' ratio, {one:.1f} / {total:.1f}")
+    return (f"Each stage alone in its own process: {stages} ms (medians), against one device's {one:.1f} ms for "
             f"the whole step. Round by round, one device's step over the sum of that round's two stages (the "
             f"table's last column) gives the per-process reference: {r.process_bound:.2f}x ± "
             f"{process_reference_spread(r):.2f}, the median of those ratios ± their spread (rounds "
@@ -187,21 +193,14 @@ def naive_closing(r: Row) -> str:
     said = f"In short, this run's naive split: {value:.2f}x ± {spread:.2f} against its 1x bound; "
     past = rounds_past_words(r)
     if noise_of_one(r):  # "nothing left" only where the block above names no finding either
-        found = "; ".join(w for w in (past, _past_own_reference_only(r)) if w)
-        return said + ("within noise of it, as theory says: nothing left to explain." if not found else
-                       f"within noise of it, as theory says; but {found}.")
+        if not past:
+            return said + "within noise of it, as theory says: nothing left to explain."
+        if not findings_past(r):  # every round past the spread reached by its own round's reference
+            return said + f"within noise of it, as theory says, and nothing left to explain: {past}."
+        return said + f"within noise of it, as theory says; but {past}."
     # round by round only where the verdict is not "above the bound" (those rounds are read with the median)
     also = f" Round by round, {past}." if past and not read_with_median(r) else ""
     return said + _closing_verdict(r, value, pb) + also
-
-
-def _past_own_reference_only(r: Row) -> str:
-    """The rounds past their own round's per-process reference (``noise.past_reference_words``, which section
-    3's block prints as findings) that ``rounds_past_words`` does not already name (those past the median + the
-    spread): "round 2 lies past its own round's reference, beyond the ratios' spread (...): a finding to
-    explain"; "" where there is none, so that the closing names every finding the block names."""
-    own = set(rounds_past_reference(r, r.process_bounds)) - set(past_indices(r))
-    return past_reference_words(r, r.process_bounds).removeprefix("; ") if own else ""
 
 
 def read_with_median(r: Row) -> bool:
@@ -467,24 +466,41 @@ def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list]:
     median speedup and its ± as printed, in the launches' order, so that a reader of the ledger (lesson 09)
     sees every launch, not the one whose figure is recorded as ``value``; and each launch's paired rounds
     (``launch_rounds``: one device's step over the split's, round by round, as ``Row.speedups`` holds them),
-    named by the section that ran it, so that lesson 09 can read each launch's rounds, not only section 3's:
+    named by the section that ran it, so that lesson 09 can read each launch's rounds, not only section 3's;
+    and each launch's verdict as this lesson prints it (``headline_verdict``: its rounds read against every
+    reference measured here, the work-scaled one included, which the rounds alone do not carry), so that lesson
+    09 quotes this lesson's reading instead of working a second one:
     ``ledger.record("naive_split_speedup", ..., **launch_fields(launches))``."""
     figures = [printed(r) for _, _, r in entries]
     return {"launches": [v for v, _ in figures], "launch_spreads": [s for _, s in figures],
-            "launch_rounds": [{"where": where, "rounds": [float(x) for x in r.speedups]} for where, _, r in entries]}
+            "launch_rounds": [{"where": where, "rounds": [float(x) for x in r.speedups],
+                               "verdict": headline_verdict(r)} for where, _, r in entries]}
 
 
 def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
-    """The rounds past median + spread in each launch (``past_indices``) whose verdict reads them round by round
-    (not "above the bound", ``read_with_median``), kept in the claims row as each section prints them:
+    """The rounds each launch's verdict names as findings (``_named_past``: past median + spread, and reached by no
+    reference measured here), kept in the claims row as each section prints them:
     "; rounds past the spread: section 3 1.11x, section 5 1.15x (findings to explain)"; "" where none. A round
     not past its own round's per-process reference is left out, as section 3 says (``findings_past``)."""
-    named = [(where, past) for where, _, r in entries if not read_with_median(r) and (past := findings_past(r))]
+    named = [(where, past) for where, _, r in entries if (past := _named_past(r))]
     if not named:
         return ""
     said = ", ".join(f"{where} {' and '.join(f'{round_text(s)}x' for s in past)}" for where, past in named)
     many = sum(len(past) for _, past in named) > 1
     return f"; rounds past the spread: {said} ({'findings' if many else 'a finding'} to explain)"
+
+
+def _named_past(r: Row) -> list[float]:
+    """The rounds a launch's verdict names as findings: where it reads rounds one by one, past the spread and
+    reached by no reference measured here: not their own round's per-process reference (``findings_past``), nor
+    the work-scaled reference + d (``work_reference_reaches``: section 5's table says "within the work-scaled
+    reference ...: no finding" of those); under a median the work-scaled reference explains, those past that
+    reference + d too (``rounds_past_reach``), as the verdict prints them."""
+    if not read_with_median(r):
+        past = findings_past(r)
+        reached = work_reference_reaches(r, past, rounds_spread(r.speedups))
+        return [s for s in past if s not in reached]
+    return rounds_past_reach(r) if "within the work-scaled reference" in headline_verdict(r) else []
 
 
 def _effect_sides(entries: list, shown: list[str]) -> str:

@@ -202,10 +202,15 @@ def rounds_past_reference(r: Row, per_round) -> list[int]:
     """The rounds (numbered from 1, as the rounds table numbers them) that lie past their own round's
     reference beyond the ratios' spread: the ratio above 1 and above their median + their spread, as printed
     (``claims.rounds_past_spread``, the mark 1). The reference does not reach such a round, whatever the median
-    says: it is a finding to explain, never counted as explained by the reference."""
-    value, spread, _ = paired_reference(r, per_round)
+    says: it is a finding to explain, never counted as explained by the reference. Only a round that needs a
+    reference is set beside it: one above the bound and past the median + the rounds' spread (the rounds
+    ``reference.past_indices`` lists). A round within that spread is explained by it (cell 15's round rule),
+    so a low reference in its round leaves nothing to explain: 1.02x over 0.94x, under 1.02 + 0.04."""
+    value, spread = printed(r)
+    needs = [rounds_past_spread([s], value, spread, r.bound, shown=round_as_printed) for s in r.speedups]
+    ratio, ratio_spread, _ = paired_reference(r, per_round)
     return [i for i, x in enumerate(paired_ratios(r, per_round), 1)
-            if rounds_past_spread([x], value, spread, 1.0, shown=round_as_printed)]
+            if needs[i - 1] and rounds_past_spread([x], ratio, ratio_spread, 1.0, shown=round_as_printed)]
 
 
 def past_reference_words(r: Row, per_round) -> str:

@@ -355,7 +355,7 @@ def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> s
 
 def covers_words(reached: list, missed: list) -> str:
     """What a work rise accounts for, from ``work_reach``'s two lists, after "accounts for" (at least as large,
-    or within the median's spread: "covers" is kept for a figure ± its spread): every reading, or which."""
+    the median alone also within its spread: "covers" is kept for a figure ± its spread): every reading, or which."""
     if not missed:
         return f"every reading of the extra time, up to {reached[-1]}"
     return f"{_listed(reached, 'and')}, not {_listed(missed, 'or')}"
@@ -385,18 +385,18 @@ def median_plus_spread(got: dict) -> float:
 def work_reach(got: dict, more: float, extra_ms: float, noise_ms: float, digits: int) -> tuple[list, list]:
     """Which readings of the extra time the work's rise ``more`` (whole ms, as printed) covers, in words, and
     which it does not: the median (``extra_ms`` ± ``noise_ms``, as printed: covered within its spread by the
-    noise rule, ``work_covers``), then each of ``extra_readings`` (covered only where reached)."""
+    noise rule, ``work_covers``), then each of ``extra_readings``, covered only where reached (at least as large),
+    so that the readings it accounts for are the smallest ones, in order."""
     ms = lambda x, sign=False: ms_text(x, sign, digits)  # noqa: E731
     median = (f"the median extra time ({ms(extra_ms, True)} ms)" if more >= extra_ms else
               f"the median extra time within its spread ({ms(extra_ms, True)} ± {ms(noise_ms)} ms covers {more:+.0f})")
     if not work_covers(more, extra_ms, noise_ms):
         return [], [median]
-    reached, missed, with_spread = [median], [], median_plus_spread(got)
-    for value, name, shown in sorted(extra_readings(got)):  # smallest first: "not 17.4 ms or 26.7 ms"
-        # the median's ± for every reading of the same extra time, bar the one that adds it already (not twice)
-        covered = more >= value or (value != with_spread and work_covers(more, value, noise_ms))
-        within = ", within the same spread" if covered and more < value else ""
-        (reached if covered else missed).append(f"{value:.{shown}f} ms ({name}{within})")
+    reached, missed = [median], []
+    for value, name, shown in sorted(extra_readings(got)):  # smallest first: "not 17.2 ms, 18 ms or 18.8 ms"
+        # one test for every other reading, reached or not (no ± on top): the list stays in order, so a rise that
+        # accounts for 18 ms accounts for the 17.2 ms below it too; the median alone is read by the noise rule
+        (reached if more >= value else missed).append(f"{value:.{shown}f} ms ({name})")
     return reached, missed
 
 

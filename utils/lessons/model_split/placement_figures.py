@@ -54,10 +54,12 @@ def extra_time(got: dict) -> tuple[float, float, int, float, float]:
     time each) and bytes, worked from the probe and the activation as printed (0.062 ms to three decimals; the
     activation to three significant figures, 2.04 ms or 0.775 ms, as section 8's block prints it and divides
     by it), so that "12 x 0.062" and 12 x (0.775 - 0.052) are the reader's own products. The extra ms and its
-    spread are worked from the rounds as printed."""
+    spread are worked from the rounds as printed, the spread rounded half up to 0.1 ms, as it is printed."""
     diffs = [as_printed(d * 1e3, 1) for d in got["extra_rounds"]]  # as ``rounds_note`` prints them (0.1 ms)
     extra = statistics.median(diffs)
-    noise = half_up(paired_spread(diffs), 2)  # the middle half's half range, as a reader works it: 9.15, not 9.1499
+    # the middle half's half range, rounded half up to the 0.1 ms the rounds and the ± are printed to, as a reader
+    # works it: (16.8 - 14.5) / 2 = 1.15 -> 1.2 (not 1.1, the float 1.15 formatted to one decimal)
+    noise = half_up(paired_spread(diffs), 1)
     messages = 2 * (got["attn/ffn"]["crossings"] - got["layers"]["crossings"])  # forward and backward
     tiny, one = as_printed(got["message"]["tiny"], 3, 1e-3), as_printed_sig(got["message"]["activation"], 3, 1e-3)
     return extra, noise, messages, messages * tiny, messages * max(one - tiny, 0.0)

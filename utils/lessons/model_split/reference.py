@@ -54,8 +54,9 @@ def naive_verdict(r: Row) -> str | None:
     if process_reference_explains(r):  # of the median and the rounds within the ratios' spread only
         return f"above the bound, {reference_reading(r, r.process_bounds, explained_then(r, r.process_bounds))}"
     if within_process_reference(r):  # under a reference that is itself within noise of 1x: no explanation
-        return (f"above the bound: a finding to explain (the per-process reference, {pb:.2f}x ± "
-                f"{process_reference_spread(r):.2f}, is itself within noise of 1x: it explains nothing; {paired})")
+        # the pairing round by round is left to section 3's next sentence (``naive_reading``): no nested brackets
+        return (f"above the bound: a finding to explain; the per-process reference ({pb:.2f}x ± "
+                f"{process_reference_spread(r):.2f}) is itself within noise of 1x: it explains nothing")
     return f"above the bound and {paired}"
 
 

@@ -4,6 +4,7 @@ lesson 02's tables and lines, and lab 02's checks, read them here; ``report`` re
     rounds_above_bound(row)   # rounds above the bound under a median at or below it
     rounds_in_noise(row)      # rounds above the bound where the median, above it as printed, is within noise
     rounds_past_devices(row)  # rounds above 2 devices' 2x: a finding, whatever the median
+    past_reach_words(row)     # under a median the work-scaled reference explains: rounds past its reach
 
 Every round is kept and counted in the median. A round above the bound is explained by the rounds' spread only
 where it lies within it (at most the median + the spread, as printed); one above the bound AND above the median
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from utils.claims import as_printed, rounds_past_spread
 from utils.lessons.model_split.bounds import round_above, round_as_printed, rounds_spread
-from utils.lessons.model_split.noise import above_as_printed, round_text
+from utils.lessons.model_split.noise import above_as_printed, printed, round_text
 from utils.lessons.model_split.reference import own_reference_explains
 from utils.lessons.model_split.runs import Row
 
@@ -83,6 +84,33 @@ def spread_words(r: Row, above: list[float]) -> str:
     return "; ".join(filter(None, [reached, said]))
 
 
+def rounds_past_reach(r: Row) -> list[float]:
+    """The rounds above the bound past both the median + the rounds' spread (``claims.rounds_past_spread``) and
+    the work-scaled reference + the spread (``work_reference_reaches``), as printed: what neither the spread nor
+    the reference explains, so a finding to explain whatever the median (cell 15's rule). Read under a median the
+    work-scaled reference explains, whose other rounds are read with it; a round past the devices' count is left
+    out: the verdict names it on its own (``rounds_past_devices``)."""
+    spread = rounds_spread(r.speedups)
+    above = [s for s in r.speedups if round_above(s, r.bound)]
+    beyond = rounds_past_spread(above, r.speedup, spread, r.bound, shown=round_as_printed)
+    reached = work_reference_reaches(r, beyond, spread)
+    return [s for s in beyond if s not in reached and not round_above(s, r.devices)]
+
+
+def past_reach_words(r: Row) -> str:
+    """``rounds_past_reach`` in words, with both sums a reader redoes from the page: "1.55x past the median +
+    spread (1.43 + 0.05 = 1.48) and the work-scaled reference + spread (1.48 + 0.05 = 1.53): a finding to
+    explain"; "" where none (or where the row has no work-scaled reference)."""
+    past = rounds_past_reach(r) if r.work_bound is not None else []
+    if not past:
+        return ""
+    (v, d), wb = printed(r), as_printed(r.work_bound, 2)
+    shown = ", ".join(f"{round_text(s)}x" for s in past)
+    return (f"{shown} past the median + spread ({v:.2f} + {d:.2f} = {as_printed(v + d, 2):.2f}) and the work-scaled "
+            f"reference + spread ({wb:.2f} + {d:.2f} = {as_printed(wb + d, 2):.2f}): "
+            + ("a finding to explain" if len(past) == 1 else "findings to explain"))
+
+
 def work_reference_reaches(r: Row, beyond: list[float], spread: float) -> list[float]:
     """The rounds past the rounds' spread (``beyond``) that the work-scaled reference reaches: at most that
     reference + the spread, as printed, the rule a median above the bound is read by (cell 33: "with w below 1,
@@ -133,7 +161,7 @@ def band_clauses(above: list[float], beyond: list[float], past: list[float], spr
     if inside:
         within = f"within {band}" if not beyond else f"{len(inside)} within it"
         if not past:
-            within += ", which explains " + ("it" if beyond and len(inside) == 1 else "them")
+            within += ", which explains " + ("it" if len(inside) == 1 else "them")  # one round: "it"
         elif len(past) == len(inside):
             within += f", but {finding}"
         else:

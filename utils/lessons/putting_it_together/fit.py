@@ -193,15 +193,17 @@ def link_bytes(shape: Shape, kind: str, n: int) -> tuple[float, str]:
     """Bytes an option moves over the link for one micro-batch, and what they are: FSDP gathers 16-bit
     weights twice (forward, backward) and reduce-scatters 16-bit gradients; LoRA's frozen base has no gradient
     to reduce-scatter; QLoRA with DDP keeps a whole base on each device and all-reduces the adapters' fp32
-    gradients (once a step with no_sync: a micro-batch is the most it costs). Lesson 08."""
+    gradients (once a step with no_sync: a micro-batch is the most it costs). On a ring of n, an all-gather or
+    a reduce-scatter moves (n-1)/n of the tensor, an all-reduce (one of each) 2(n-1)/n. Lesson 08."""
     p, lora, ring = shape.parameters(), lora_parameters(shape), (n - 1) / n
     if kind == "qlora":   # the adapters as printed (33.5 M), so that 4 B x 33.5 M is the printed 0.134 GB
         lora = float(f"{lora:.3g}")
         return 2 * ring * 4 * lora, f"all-reduce 2(n-1)/n x 4 B x {lora / 1e6:.3g} M"
     if kind == "lora":
-        return 2 * ring * 2 * p, f"all-gather x2 2(n-1)/n x 2 B x {p / 1e9:.2f} bn"
+        return 2 * ring * 2 * p, f"two all-gathers, 2 x (n-1)/n x 2 B x {p / 1e9:.2f} bn"
     host = f" (+ 4 B x {p / 1e9:.2f} bn/{n} to and from the host a step)" if kind == "offload" else ""
-    return 3 * ring * 2 * p, f"all-gather x2 + reduce-scatter 3(n-1)/n x 2 B x {p / 1e9:.2f} bn{host}"
+    return 3 * ring * 2 * p, (f"two all-gathers + a reduce-scatter, 3 x (n-1)/n x 2 B x {p / 1e9:.2f} "
+                              f"bn{host}")
 
 
 def devices_needed(shape: Shape, room: float) -> int | None:

@@ -21,9 +21,11 @@ import os
 import re
 from dataclasses import dataclass
 
-from utils import claims, devices, gpu_specs, machine
+from utils import claims, devices
 from utils.lessons.memory.calculator import Shape
 from utils.lessons.putting_it_together import fit
+from utils.lessons.putting_it_together.link_cost import (  # noqa: F401 (KnownLink, _on_link: guide's API)
+    KnownLink, _figure, _gb, _on_link, _compute_seconds, _sig3, link_rate, link_reason, printed_step_s)
 
 HOST_SHARE = 0.5  # cpu mode: the two worker processes share the host's memory, half each
 NOISE = 0.05  # a gain smaller than this cannot be told from two runs of the same step on a shared machine
@@ -119,22 +121,6 @@ def capacity(plan: devices.Plan, hw: devices.Hardware | None, host_bytes: float 
     return host * HOST_SHARE, "half the host's memory (two CPU workers share it)"
 
 
-def _gb(x: float) -> str:
-    return f"{x / 1e9:.3g} GB"
-
-
-def _sig3(x: float) -> float:
-    """``x`` as the guide prints it, to 3 significant figures, rounded half up as a reader rounds (126.5 ->
-    127): ``claims.as_printed_sig``, the course's one rule, here also rounding large figures to tens
-    (1,234 -> 1,230). Every quotient is worked from these."""
-    return claims.as_printed_sig(x, 3, least=-12)
-
-
-def _figure(x: float) -> str:
-    """A figure to 3 significant figures, and from 1,000 on whole with a comma: "1,083", never "1.08e+03"."""
-    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
-
-
 # --- feeding, precision, compile, optimizer ---------------------------------------------------------------
 
 def feeding_step(plan: devices.Plan, profile: Profile | None) -> Step:
@@ -211,12 +197,6 @@ def precision_terms(profile: Profile) -> tuple[float, float, float, float, float
     t, mm = (claims.half_up(x * 1e3, 1) for x in seconds)   # 0.2185 s -> 218.5 ms
     gflop, peak = _sig4(profile.matmul_flops / 1e9), claims.as_printed(profile.low_peak, 1, 1e9)
     return t, mm, claims.half_up(t - mm, 1), gflop, peak, claims.as_printed(gflop / peak, 1, 1e-3)
-
-
-def printed_step_s(parts: dict[str, float]) -> float:
-    """The step in seconds as section 2's table prints it: the sum of its parts, each printed to 4 decimals
-    (``profile_words.printed_step``), so the bound's T is the table's bottom row."""
-    return claims.as_printed(sum(claims.as_printed(s, 4) for s in parts.values()), 4)
 
 
 def printed_part_share(parts: dict[str, float], part: str) -> float:
@@ -352,95 +332,6 @@ def find_fit(shape: Shape, per_device: int, prec: str, n: int, room: float) -> F
     return Fit("none", n, True, 1, None, tried)
 
 
-@dataclass(frozen=True)
-class KnownLink:
-    """A link rate the guide is given rather than reads from the topology, with where it comes from."""
-
-    rate: float  # bytes a second (a fit's beta)
-    what: str  # "machine profile, lesson 00", "measured"
-
-
-def link_rate(hw, measured_link: float | KnownLink | None) -> tuple[float | None, str]:
-    """Bytes a second the link moves, and where the figure comes from: measured (a ``KnownLink`` names its
-    source), or the detected topology's datasheet rate at the low end of what a healthy link reaches
-    (``machine.all_reduce_expectation``)."""
-    if isinstance(measured_link, KnownLink):
-        return measured_link.rate, measured_link.what
-    if measured_link:
-        return measured_link, "measured"
-    link = hw.link if hw is not None else None
-    if link is None or not link.bandwidth:
-        return None, "unknown"
-    healthy = machine.all_reduce_expectation(link, hw.gpus, 2)
-    peer = {False: "no peer access", True: "peer access", None: "peer access unknown"}[link.peer_access]
-    if healthy is None:
-        return link.bandwidth, link.kind
-    # the datasheet rate to 4 digits: the share times it gives the rate printed before it
-    return link.bandwidth * healthy.low, (f"{link.kind}, {peer}: the guide's planning assumption, "
-                                          f"{healthy.low * 100:.3g}% of the datasheet's "
-                                          f"{link.bandwidth / 1e9:.4g} GB/s achieved")
-
-
-def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profile, tokens: int,
-                measured_link: float | KnownLink | None, profiled_tokens: int | None = None) -> str:
-    """Bytes the strategy moves a step over the link, against the step's compute (a device's ``tokens``; the
-    profile, where given, timed a step of ``profiled_tokens`` on one device)."""
-    p = shape.parameters()
-    if strategy == "ddp":  # ring all-reduce of the fp32 gradients (autocast keeps them fp32)
-        moved, what = 2 * (n - 1) / n * p * 4, f"all-reduce 2(n-1)/n x 4 B x {p / 1e6:.4g} M"
-    else:  # two all-gathers of 16-bit weights (forward, backward) and a reduce-scatter of 16-bit gradients
-        moved, what = 3 * (n - 1) / n * p * 2, f"all-gather x2 + reduce-scatter 3(n-1)/n x 2 B x {p / 1e6:.4g} M"
-        # the 2 B assume FSDP2 gathers 16-bit weights: its MixedPrecisionPolicy, not autocast alone
-        dtype = "float16" if (prec or "").startswith("fp16") else "bfloat16"
-        what += (f" (with FSDP2's MixedPrecisionPolicy(param_dtype=torch.{dtype}); with autocast alone FSDP "
-                 "gathers fp32 shards: twice the bytes)")
-    rate, rate_what = link_rate(hw, measured_link)
-    if rate is None:
-        return f"{what} = {_gb(moved)} a step; the link's rate is unknown"
-    comm = _on_link(moved, rate)   # ms, from the GB and GB/s as printed
-    compute, compute_what = _compute_seconds(shape, tokens, prec, hw, plan, profile, profiled_tokens)
-    compute = _sig3(compute * 1e3) if math.isfinite(compute) else compute   # ms, as printed
-    hides = comm <= 2 / 3 * compute
-    verdict = ("it can hide behind backward (2/3 of the compute)" if hides else
-               "longer than backward: it can show in every step; a bigger batch a device amortises it")
-    if hides and plan.simulated:  # the overlap needs spare hardware: NCCL's own stream on a GPU, a free core here
-        verdict = ("it could hide behind backward (2/3 of the compute) if the all-reduce had a core of its own; "
-                   "CPU workers share the cores their compute uses: the two-devices step measures what hides")
-    if profile is None:
-        verdict += (", even at the datasheet peak" if hides else
-                    " at the datasheet peak; a real step is slower: measure it (lesson 03)")
-    if not hides and strategy == "ddp":  # lesson 03's fp16 compression hook: half the bytes on the link
-        half = moved / 2
-        verdict += (f"; or the fp16 compression hook (the script's --hook fp16, lesson 03) halves the bytes: "
-                    f"2(n-1)/n x 2 B x {p / 1e6:.4g} M = {_gb(half)} = {_figure(_on_link(half, rate))} ms "
-                    "on the link")
-    return (f"{what} = {_gb(moved)} a step over {rate / 1e9:.3g} GB/s ({rate_what}) = {_figure(comm)} ms "
-            f"against {_figure(compute)} ms of compute ({compute_what}): {verdict}")
-
-
-def _on_link(moved: float, rate: float, unit: float = 1e-3) -> float:
-    """Seconds (in ``unit``: ms by default) to move ``moved`` bytes at ``rate`` B/s, worked from the GB and
-    the GB/s as printed (3 figures), so that 0.0509 GB over 5.52 GB/s reads 9.22 ms, the reader's division."""
-    return _sig3(moved / 1e9) / _sig3(rate / 1e9) / unit
-
-
-def _compute_seconds(shape, tokens, prec, hw, plan, profile, profiled_tokens=None) -> tuple[float, str]:
-    """One device's compute a step: measured (the profile, scaled from its ``profiled_tokens`` to ``tokens``:
-    a device of DDP does its share of the batch) or at the datasheet peak (the fastest it can be)."""
-    if profile is not None:
-        if profiled_tokens and profiled_tokens != tokens:
-            step_ms = claims.half_up(printed_step_s(profile.parts) * 1e3, 1)   # section 2's bottom row, as T
-            return (step_ms * 1e-3 * tokens / profiled_tokens,
-                    "an estimate before any two-device run: the timed step's "
-                    f"{step_ms:.1f} ms (section 2's table) x {tokens:,} / {profiled_tokens:,} tokens")
-        return profile.step_s, "profiled"
-    spec = gpu_specs.spec_for(hw.gpus[0].name) if hw is not None and hw.gpus else None
-    dtype = prec or "fp32"
-    if spec is None or dtype not in spec.peak_flops:
-        return math.inf, "no datasheet peak"
-    return 6 * shape.parameters() * tokens / spec.peak_flops[dtype], f"6·P·tokens at the {dtype} datasheet peak"
-
-
 def two_devices_step(shape, batch, prec, plan, hw, room, profile, measured_link) -> tuple[Step, Fit]:
     """DDP if a step of batch/n fits one device; FSDP if it fits only sharded; the link's bytes either way."""
     n = plan.world_size
@@ -549,14 +440,16 @@ def _by_link(shape: Shape, fitting: list, n: int, prec: str, hw, plan, measured_
 
 
 def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Profile, run_steps: int) -> Step:
-    """A shape this CPU did not profile: the least time a step can take here, 6·P·tokens at the measured
-    low-precision peak on each of ``n`` workers (100 % MFU), and whether a run is practical."""
+    """A shape this CPU did not profile: the least time a step of the row's own plan can take here, its FLOPs
+    a token (6·P full training, 4·P LoRA: ``_flops_a_weight``) at the measured low-precision peak on each of
+    ``n`` workers (100 % MFU), and whether a run is practical."""
     peak = profiled.low_peak
     if not peak:
         return memory
     # every figure from the ones printed before it: the weights to 3 figures, the peak as every cell prints it
     bn, gflops = _sig3(shape.parameters() / 1e9), claims.as_printed(peak, 1, 1e9)   # "219.5 GFLOP/s"
-    step = 6 * bn * batch * shape.context / (n * gflops)   # seconds
+    flops, whose = _flops_a_weight(memory.choice)
+    step = flops * bn * batch * shape.context / (n * gflops)   # seconds
     # minutes to 3 figures too (4.13, not 4.1): the run's hours then come out alike from the minutes or seconds
     shown = f"{claims.sig_text(step, 3, 60, least=-12)} min" if step >= 60 else f"{_sig3(step):.3g} s"
     step = claims.as_printed_sig(step, 3, 60, least=-12) * 60 if step >= 60 else _sig3(step)   # as printed
@@ -566,11 +459,21 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
     verdict = (f"impractical on this machine ({run_steps:,} steps: at least {hours} h); rent GPUs" if slow
                else f"{run_steps:,} steps: at least {hours} h")
     said = (f"not profiled here (the profile above is the small model's); a step takes at least "
-            f"6 x {bn:.3g} bn x {batch * shape.context:,} tokens / ({n} x {gflops:,.1f} GFLOP/s, the measured "
-            f"peak) = {shown} (full training's FLOPs at 100 % MFU; LoRA skips the frozen weights' gradients, "
-            f"about a third less): {verdict}")
+            f"{flops} x {bn:.3g} bn x {batch * shape.context:,} tokens / ({n} x {gflops:,.1f} GFLOP/s, the "
+            f"measured peak) = {shown} ({whose} at 100 % MFU): {verdict}")
     choice = memory.choice + (" (impractical here)" if slow else "")
-    return Step(memory.step, choice, f"{said}. {memory.why}")
+    return Step(memory.step, choice, f"{said}. {memory.why[:1].upper()}{memory.why[1:]}")
+
+
+def _flops_a_weight(choice: str) -> tuple[int, str]:
+    """FLOPs a weight a token of the row's chosen plan, and what they count: LoRA (QLoRA too) runs the
+    forward (2) and the activations' gradients (2) but no gradients for its frozen weights, full training's
+    other 2 (the adapters' own FLOPs are a fraction of a percent); anything else trains every weight (6).
+    The floor is the plan's own, never full training's beside a LoRA plan (t30_0708 #2)."""
+    if "LoRA" in choice:
+        return 4, ("LoRA's FLOPs: forward and the activations' gradients, 4 a weight a token; its frozen "
+                   "weights get none of full training's other 2, their gradients")
+    return 6, "full training's FLOPs, 6 a weight a token"
 
 
 def guide(shape: Shape, batch: int, plan: devices.Plan, hw: devices.Hardware | None,

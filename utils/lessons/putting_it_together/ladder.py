@@ -458,17 +458,19 @@ def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, sim
         return said
     # ms, the very figure the guide's table prints (3 figures, worked from its GB and GB/s): 3.24, not 3.2
     comm = guide._sig3(guide._on_link(2 * (n - 1) / n * 4 * parameters, link_rate))
-    priced = (f" The all-reduce the guide priced, {guide._figure(comm)} ms, is a one-way estimate, a floor: the "
-              "ring's bytes (2(n-1)/n x 4 B a parameter) at lesson 00's one-way send/recv rate, with no "
-              "fixed cost a call; the all-reduce itself costs more, and this run does not time it")
+    priced = (f" The all-reduce the guide priced, {guide._figure(comm)} ms, is an estimate, not a floor: the "
+              f"ring's bytes (2(n-1)/n x 4 B a parameter) at lesson 00's one-way send/recv rate "
+              f"({link_rate / 1e9:.3g} GB/s), with no fixed cost a call; a whole all-reduce also sums and waits "
+              "for the other rank, its rate need not be a copy's, and this run does not time it")
     if comm >= gap:
-        return said + priced + (": the floor alone could explain all of the gap if none of it hid behind "
+        return said + priced + (": that estimate alone could explain all of the gap if none of it hid behind "
                                 "backward.")
     other = "the cores that compute and gloo's threads share" if simulated else "the rest of the step"
-    if fit:   # a measured all-reduce price beside the floor (t23_0708 #3)
-        return said + priced + ". " + allreduce_fit.against_gap(fit, 4 * parameters, gap, other)
+    if fit:   # a measured all-reduce price beside the estimate (t23_0708 #3), the two reconciled (t30_0708 #1)
+        return said + priced + ". " + allreduce_fit.against_gap(fit, 4 * parameters, gap, other,
+                                                                (comm, link_rate))
     share = claims.half_up(100 * comm / gap, 0)   # two printed figures' share, half up as a reader rounds it
-    return said + priced + (f". The floor is {share:.0f}% of the gap, so whether most of the gap is the "
+    return said + priced + (f". That estimate is {share:.0f}% of the gap, so whether most of the gap is the "
                             f"link or {other} this run cannot tell: neither is measured apart here.")
 
 

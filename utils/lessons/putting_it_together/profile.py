@@ -151,8 +151,7 @@ def profile_link(plan, device: str = "cpu", path=machine.PROFILE_PATH) -> "guide
     none or another path. Read only: nothing is measured here. ``device``: the one lesson 00 profiled."""
     from utils.lessons.putting_it_together import guide
 
-    kept = machine._read(path).get(machine.machine_key(device), {}).get("link")
-    if not kept or kept["name"] != machine.link_route(plan)[0]:
+    kept = machine.saved_link(device, path)
+    if not kept or kept.name != machine.link_route(plan)[0]:
         return None
-    fit = machine.link_fit(kept["name"], kept["sizes"], kept["seconds"])
-    return guide.KnownLink(fit.fit.beta, f"{PROFILE_LINK}, {kept['name']}")
+    return guide.KnownLink(kept.fit.beta, f"{PROFILE_LINK}, {kept.name}")

@@ -84,3 +84,10 @@ def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float],
     return said + (f", so at the bf16 peak ({bf16:,.1f} GFLOP/s) they would take {faster:.2f}x less time: the "
                    "guide's precision bound prices them so, their FLOPs at the bf16 peak (its FLOPs/peak term), "
                    "not at the peaks' ratio.")   # guide.Profile.matmul_speedup
+
+
+def optimizer_share_text(optimizer_s: float, compute_s: float) -> str:
+    """AdamW's share of the compute, worked from its ms (1 decimal) over the compute's (whole ms) as printed,
+    to one decimal of a per cent, half up: the precision the guide's optimizer row prints the same share with,
+    so the page never shows it as 7% in one place and 7.5% in another (t30_0708 other problems)."""
+    return f"{claims.half_up(100 * printed_ms_share(optimizer_s, compute_s), 1):.1f}%"

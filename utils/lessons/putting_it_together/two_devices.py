@@ -1,6 +1,6 @@
 """Lesson 08, the two-devices step: its one visible sentence, in ms a step against the bound's.
 
-``ladder.two_devices_gap`` weighs the gap against the all-reduce (the guide's one-way floor, lesson 07's fit
+``ladder.two_devices_gap`` weighs the gap against the all-reduce (the guide's one-way estimate, lesson 07's fit
 of a whole all-reduce) in a paragraph, shown collapsed under this sentence; this sentence gives the gap
 itself, worked from the same printed figures (``ladder.paired_step_ms``), so the two never disagree.
 """

@@ -310,7 +310,8 @@ def _plot_message_times(ax, messages: list[CopyPoint], link_fit) -> None:
         f = link_fit.fit
         grid = [pts[0].size * (pts[-1].size / pts[0].size) ** (j / 60) for j in range(61)]
         ax.plot(grid, [f.time(n) * 1e6 for n in grid], color="C3", lw=1, alpha=0.7,
-                label=f"{fit_source(link_fit)}: alpha {f.alpha * 1e6:.0f} µs + n / ({f.beta / 1e9:.1f} GB/s), "
+                # alpha and beta to the digits the tables print (t29_0001: "76 µs", "3.5 GB/s" beside 75.8, 3.48)
+                label=f"{fit_source(link_fit)}: alpha {micros(f.alpha)} µs + n / ({f.beta / 1e9:.2f} GB/s), "
                       f"±{printed_accuracy(link_fit):.0%}")
         ax.axhline(f.alpha * 1e6, color="0.4", ls=":", lw=1,
                    label="alpha: the fit's fixed cost of a message (an average over the sizes)")

@@ -48,6 +48,17 @@ def miss_text(miss: float) -> str:
     return f"{miss_shown(miss) * 100:+.1f}%"
 
 
+def residual_words(miss: float) -> str:
+    """"measured above the line by 31.8% of the measured time (residual +31.8%)": a miss with the side it lies
+    on in words (t29_0001: "+31.8% of its measured time" beside a line below the measured time read as the line
+    31.8% above). The sign is measured - line, so "+" is always "measured above"."""
+    shown = miss_shown(miss) * 100
+    if shown == 0:
+        return "measured on the line (residual 0.0%)"
+    side = "above" if shown > 0 else "below"
+    return f"measured {side} the line by {abs(shown):.1f}% of the measured time (residual {miss_text(miss)})"
+
+
 def _size(n: int) -> str:
     """A message size: "8 B" under a KiB (lesson 01 sends such messages), else "64 KiB", "16 MiB"."""
     return f"{n} B" if n < 2**10 else size_label(n)
@@ -151,7 +162,7 @@ class LineCheck:
         n, t, line, miss = self.worst
         # both times in µs to one decimal: the figures ``misses`` works the miss from, so it can be redone
         at = (f"its worst at {_size(n)}: {t * 1e6:,.1f} µs measured, {line * 1e6:,.1f} µs on the line, "
-              f"{miss_text(miss)} of the measured time")
+              f"{residual_words(miss)}")
         own = f"that fit's own ±{self.error:.0%}"
         if self.grade == "one side":
             return self._one_side_sentence(own, at)
@@ -438,9 +449,9 @@ def message_times_sentence(this_run, kept=None) -> str:
 
 
 def _kept_misses(kept, this_run, slow) -> str:
-    """" The profile's line gives 4 B 75.8 µs, +22.6% of its measured time: within that line's own ±45%." for
-    the messages ``slow`` names, judged as ``LineCheck.beyond`` judges (its own error plus ``EDGE``); "" with no
-    ``kept`` or where ``kept`` is this run's own fit."""
+    """" The profile's line gives 4 B 75.8 µs, measured above the line by 22.6% of the measured time (residual
+    +22.6%): within that line's own ±45%." for the messages ``slow`` names, judged as ``LineCheck.beyond`` judges
+    (its own error plus ``EDGE``); "" with no ``kept`` or where ``kept`` is this run's own fit."""
     if kept is None or kept.seconds == this_run.seconds:
         return ""
     check = check_line(kept, this_run)
@@ -450,7 +461,7 @@ def _kept_misses(kept, this_run, slow) -> str:
     for n, *_ in slow:
         _, _, line, miss = next(m for m in check.misses if m[0] == n)
         where = f"past {own} plus the {_points(EDGE)} edge" if n in past else f"within {own}"
-        parts.append(f"{_size(n)} {_us(line):,.1f} µs, {miss_text(miss)} of its measured time: {where}")
+        parts.append(f"{_size(n)} {_us(line):,.1f} µs, {residual_words(miss)}: {where}")
     return " The profile's line gives " + "; ".join(parts) + "."
 
 

@@ -93,12 +93,14 @@ def dram_read_size(largest: int, caches: dict[str, int] | None, cap: int = DRAM_
     return min(cap, max(2 * last, 2 * largest))
 
 
-def dram_read_rule(read_bytes: int, largest: int, caches: dict[str, int] | None, cap: int = DRAM_READ_CAP) -> str:
+def dram_read_rule(read_bytes: int, largest: int, caches: dict[str, int] | None, cap: int = DRAM_READ_CAP,
+                   cache_named: bool = False) -> str:
     """Which of ``dram_read_size``'s rules set ``read_bytes``, in words from this run's sizes, so that a reader
     who finds the buffer 4.0x the last cache sees why: "2 x the 64 MiB largest copy, more than 2 x the 32 MiB
-    L3"."""
+    L3". ``cache_named``: the sentence around it already gives the cache's size, so the rule names the cache
+    alone ("2 x the L3", t30_0001: "2.0x the 480 MiB L3 ... (2 x the 480 MiB L3, ...)" said it twice)."""
     name = next((k for k in ("L3", "L2") if k in (caches or {})), None)
-    cache = f"2 x the {size_label(caches[name])} {name}" if name else ""
+    cache = (f"2 x the {name}" if cache_named else f"2 x the {size_label(caches[name])} {name}") if name else ""
     copy = f"2 x the {size_label(largest)} largest copy"
     if read_bytes == cap and read_bytes < 2 * max(largest, caches[name] if name else 0):
         return f"capped at {size_label(cap)}, under " + (f"{cache} or {copy}" if name else copy)

@@ -13,7 +13,7 @@ from utils.lessons.start_here import regimes
 from utils.lessons.start_here.cache_copies import (  # noqa: F401  (section 2's cache readings, named here too)
     FIXED_DOMINATES, SMALLER_CACHE, above_cache_sentence, below_next_level, fixed_cost_bound, fixed_cost_words,
     fixed_cost_noted, fixed_share, in_cache_claim, inverted_references, inverted_sentence, memcpy_references,
-    out_of_cache_sentence, straddling, time_share)
+    out_of_cache_sentence, set_apart_note, straddling, time_share)
 from utils.lessons.start_here.line_check import (  # noqa: F401
     EDGE, LineCheck, check_line, cost_answer, kept_line_sentence, message_times_sentence, miss_text, misses,
     pattern_sentence, rate_change, rate_trend, shape_note)
@@ -54,11 +54,19 @@ ABOVE_WHY = {
 
 def threads_ratio(one, many) -> tuple[float, float, float]:
     """(the ratio of the kept figures, its spread, the core count's ratio): ``many`` threads' ceiling over
-    ``one``'s. The spread is how far the medians' ratio lies from the kept figures' ratio; the core count's
-    ratio is what each thread on its own core adds, one core's worth. The ratio is worked from the two ceilings
-    as printed (``Ceiling.formatted``: G-units, one decimal), so 41.6 over 30.2 GB/s reads 1.38x."""
+    ``one``'s. The spread is how far the medians' ratio (``medians_ratio``) lies from the kept figures' ratio,
+    worked from the two as printed (1.93x and 1.91x: 0.02); the core count's ratio is what each thread on its
+    own core adds, one core's worth. The ratio is worked from the two ceilings as printed
+    (``Ceiling.formatted``: G-units, one decimal), so 41.6 over 30.2 GB/s reads 1.38x."""
     ratio = claims.printed_ratio(many.best, one.best, 1, 1e9)
-    return ratio, abs(ratio - many.median / one.median), many.threads / one.threads
+    gap = claims.half_up(abs(claims.half_up(ratio, 2) - medians_ratio(one, many)), 2)
+    return ratio, gap, many.threads / one.threads
+
+
+def medians_ratio(one, many) -> float:
+    """``many`` threads' median over ``one``'s, as printed (two decimals, half up): the figure the ± after the
+    kept figures' ratio is the distance to, printed beside it (t30_0001: "lies 0.02 from it" named no figure)."""
+    return claims.half_up(many.median / one.median, 2)
 
 
 # A matmul's FLOP/s come from the cores: each adds at most one core's worth, a bound. A memory bandwidth comes
@@ -66,19 +74,25 @@ def threads_ratio(one, many) -> tuple[float, float, float]:
 CORE_BOUND = {"fp32 matmul peak": True, "memory bandwidth": False}
 # A ceiling whose runs spread more than this is rough (``noise_sentence``): its ratio gets no verdict.
 ROUGH = 0.5
+
+
+def is_rough(spread: float) -> bool:
+    """A spread over ROUGH as printed (``claims.percent``, whole percent half up): 50.3% prints "50%", which is
+    not over 50%, so it is not rough (t29_0001: the spread is printed beside "over 50%", and the two must agree)."""
+    return claims.printed_percent(spread) > round(ROUGH * 100)
 # The ± after a ratio in a claims table is not an uncertainty but the distance to the medians' ratio: said in
 # words where the ratio is first printed (``threads_reading``)
-PM_RATIO = "the ratio of the two medians lies {spread:.2f} from it (a distance, shown as ± in tables)"
+PM_RATIO = "the two medians' ratio is {medians:.2f}x, {spread:.2f} from it: a distance, shown as ± in tables"
 
 
 def threads_verdict(what: str, one, many) -> str:
     """The verdict of ``many`` threads against ``one``: none where either ceiling is rough; against the core
     count as a bound (matmul) with ``claims.speedup_verdict``, or as a reference (bandwidth), with its share."""
     ratio, spread, cores = threads_ratio(one, many)
-    rough = [c for c in (one, many) if c.spread > ROUGH]
+    rough = [c for c in (one, many) if is_rough(c.spread)]
     if rough:
-        spreads = " and ".join(f"{c.threads} thread{'' if c.threads == 1 else 's'} spread {c.spread:.0%}"
-                               for c in rough)
+        spreads = " and ".join(f"{c.threads} thread{'' if c.threads == 1 else 's'} spread "
+                               f"{claims.percent(c.spread)}" for c in rough)
         return f"no verdict: {spreads}, over {ROUGH:.0%}, so the ratio is rough"
     if CORE_BOUND.get(what, True):
         return claims.speedup_verdict(round(ratio, 2), round(cores, 2), round(spread, 2),
@@ -100,7 +114,7 @@ def threads_reading(what: str, one, many) -> str:
     beside = (f"bound {cores:.0f}x: {many.threads} cores" if bound else
               f"reference {cores:.0f}x, one per core: not a bound, since one thread may not saturate the memory")
     text = (f"{many.threads} threads reach {ratio:.2f}x one thread's {what} ({many.formatted()} on {many.threads} "
-            f"against {one.formatted()} on {one.threads} thread; {PM_RATIO.format(spread=spread)}; {beside}): "
+            f"against {one.formatted()} on {one.threads} thread; {PM_RATIO.format(medians=medians_ratio(one, many), spread=spread)}; {beside}): "
             f"{verdict}.")
     if round(ratio, 2) > round(cores, 2) and verdict.startswith("faster") and "within noise" not in verdict:
         return f"{text} {ABOVE_WHY.get(what, 'This run does not measure why.')}"
@@ -197,7 +211,7 @@ def rerun_link_sentence(kept, this_run) -> str:
                f"outside the ±{tol:.0%} tolerance by {points(shown - tol)}: so this fit is not used to predict")
     return (f"This run's messages, fitted the same way (not kept): alpha {this_run.fit.alpha * 1e6:,.1f} µs "
             f"({claims.signed_percent(da)}), beta {this_run.fit.beta / 1e9:.2f} GB/s ({claims.signed_percent(db)}), every size within ±{claims.percent(acc)}: "
-            f"{verdict} (how its misses run: the note under the fit table below; both are in section 3's block).\n{kept_line_sentence(kept, this_run)}\nThe plot shows "
+            f"{verdict} (how its misses run: the note under the fit table below).\n{kept_line_sentence(kept, this_run)}\nThe plot shows "
             "this run's messages beside the profile's line; set REMEASURE_PROFILE = True to keep a new fit.")
 
 
@@ -413,7 +427,7 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
     if last is None:
         text += " This machine's cache sizes are not readable, so whether a cache held part of it is not known."
     elif read_bytes > caches[last]:
-        rule = f" ({regimes.dram_read_rule(read_bytes, largest, caches)})" if largest else ""
+        rule = f" ({regimes.dram_read_rule(read_bytes, largest, caches, cache_named=True)})" if largest else ""
         text += (f" The buffer is {read_bytes / caches[last]:.1f}x the {size_label(caches[last])} {last} this machine "
                  f"reports{rule}, so no cache holds it: this is DRAM's rate.")
     else:

@@ -56,10 +56,11 @@ def less(a: float, b: float) -> float:
 def section_1_excess(model: float, call: float, residual: float, parts: bool) -> tuple[float, float] | None:
     """Section 1's in-pass all-reduce against the alpha-beta model, as section 4 prints it
     (``verdicts.call_against_model``): (ms a call above the model, ms beyond the fit's residual), in seconds,
-    where section 4 printed that call, timed with both ranks inside (``parts``), beyond the residual; else
+    where section 4 printed that call, timed with both ranks inside (``parts``), beyond the residual by more
+    than the last printed digit (``verdicts.beyond_edge``); else
     None (no such figures on the page to set the decode's exchange beside)."""
     above, _, _, beyond = verdicts.residual_allowance(model, call, residual)
-    if not parts or claims.half_up(beyond * 1e3, 2) <= 0:
+    if not parts or verdicts.beyond_edge(beyond) < 1:   # at the residual's edge: no excess to quote
         return None
     return above, beyond
 
@@ -194,20 +195,44 @@ def largest_part(gap: float, inside: dict, price: float, residual: float,
 def loss_by_cause(one_t: float, tp_t: float, inside: dict, price: float, saved: float, extra_ops: int,
                   extra_launch: float, per_op: float, *, residual: float,
                   in_pass: tuple[float, float] | None = None,
-                  counts: tuple[int, int, int] | None = None) -> str:
+                  counts: tuple[int, int, int] | None = None, beside_table: bool = False) -> str:
     """The answer sentence: a tensor-parallel token's loss over one device's (``tp_t - one_t``, seconds as
     printed) split into the time inside its all-reduces, measured in the decode loop (``inside``:
     ``decode_worker``'s ``"all_reduces"``), and the rest, outside them. ``price``: section 4's alpha-beta
     price of the token's all-reduces (as printed), ``residual`` its fit's worst residual; ``saved``: the
     weight floor the halved bytes save; ``extra_ops`` and ``extra_launch``: the operations a rank runs beyond
     one device's and its all-reduces, and their cost; ``in_pass``: ``section_1_excess``; ``counts``: the
-    table's operation counts and the all-reduces, so the extra operations print as a subtraction."""
+    table's operation counts and the all-reduces, so the extra operations print as a subtraction.
+    ``beside_table``: printed under ``loss_table``, it says only what the table does not (``_beside_table``)."""
     gap = tp_t - one_t
+    if beside_table:
+        return _beside_table(one_t, tp_t, inside, price, saved, residual,
+                             rest_clause(one_t, tp_t, inside, extra_ops, extra_launch, per_op, counts),
+                             largest_part(gap, inside, price, residual, in_pass))
     return (f"Its loss, {text(gap)} a token over one device, timed inside the decode loop: "
             + inside_clause(gap, inside) + "; "
             + exchange_clause(gap, inside, price, saved, residual) + "; "
             + rest_clause(one_t, tp_t, inside, extra_ops, extra_launch, per_op, counts) + ". "
             + largest_part(gap, inside, price, residual, in_pass))
+
+
+def _beside_table(one_t: float, tp_t: float, inside: dict, price: float, saved: float, residual: float,
+                  rest: str, largest: str) -> str:
+    """``loss_by_cause`` under the loss table: the table prints each part's ms and share, so this says only
+    what it does not: the price's band (its fit's worst residual) and where the calls lie against it, the
+    rest outside the all-reduces read against the loss (``rest``: ``rest_clause``), and the largest part
+    (``largest``: ``largest_part``). Rank 1's time and how the calls were timed are in ``how_timed``."""
+    both = ms(inside["both inside"])
+    low, high, band = price_band(price, residual)
+    said = (f"Its loss, {text(tp_t - one_t)} a token over one device, is taken apart in the table above. "
+            f"Section 4's price of the calls carries its fit's worst residual, {band} ({text(low)} to "
+            f"{text(high)}; {'more' if price > saved else 'no more'} than the {text(saved)} the halved bytes "
+            "save): the calls' time with both ranks inside lies ")
+    said += (f"at most {text(less(both, high))} beyond it" if both > high else
+             f"at least {text(less(price, both))} below the price, under its band: inside the loop the calls "
+             "cost less than section 4's back to back; this run does not time why" if both < low else
+             "within it: the calls' fixed cost and bytes account for the exchange")
+    return f"{said}. {rest[3].upper()}{rest[4:]}. {largest}"   # rest_clause's "so the ..." opens a sentence
 
 
 def how_timed(inside: dict) -> str:

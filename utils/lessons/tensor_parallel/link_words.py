@@ -27,10 +27,8 @@ def record(link: AlphaBeta, backend: str) -> None:
 def kept_send_recv(plan, path=machine.PROFILE_PATH) -> machine.LinkFit | None:
     """Lesson 00's one-way fit for the path the plan's workers use, as kept in the machine profile; None where
     it kept none or another path. Read only: nothing is measured here."""
-    kept = machine._read(path).get(machine.machine_key("cpu"), {}).get("link")
-    if not kept or kept["name"] != machine.link_route(plan)[0]:
-        return None
-    return machine.link_fit(kept["name"], kept["sizes"], kept["seconds"])
+    kept = machine.saved_link("cpu", path)
+    return kept if kept and kept.name == machine.link_route(plan)[0] else None
 
 
 def beside_send_recv(link: AlphaBeta, plan, kept: machine.LinkFit | None = None) -> str:

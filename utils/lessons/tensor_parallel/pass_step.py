@@ -17,12 +17,14 @@ from utils.lessons.tensor_parallel.cost import half_per_call
 
 
 def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blocks, row: dict,
-                     label: str = "", drawn_compute: float | None = None) -> str:
+                     label: str = "", drawn_compute: float | None = None,
+                     moment: tuple[float, bool] | None = None) -> str:
     """Section 1's timed pass (``pass_x`` ± ``pass_spread``; ``pass_compute``: half one device's fastest pass
     over a rank's 2 x depth all-reduces, ``cost.half_per_call``) beside section 4's MLP step at one width
     (``row``), read as printed: whether the two agree within their noise, and what differs. ``drawn_compute``
     (seconds): a rank's own compute before each all-reduce in section 1's drawn pass, as section 1 printed it
-    (ms, 2 decimals), set beside the base where the base is quoted."""
+    (ms, 2 decimals), set beside the base where the base is quoted; ``moment``: the machine's load while it
+    was drawn (``drawn_moment``), so a busier moment is named beside it (``drawn_beside``)."""
     step_x, step_spread = row["speedup"], row["spread"]
     step_compute = half_per_call(row["one"], 2, 2)   # the same base: half the step over f's and g's
     out = (f"Section 1 timed other work: a forward pass of {blocks.depth} whole blocks of width {blocks.width} "
@@ -37,7 +39,7 @@ def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blo
     return (out + f": they differ beyond their noise, {lower} the lower. Each all-reduce followed about "
             f"{pass_compute * 1e3:.1f} ms of compute in section 1 and about {step_compute * 1e3:.1f} ms here, "
             f"on one base: half one device's fastest time over a rank's all-reduces ({2 * blocks.depth} and 2), "
-            "not a rank's own compute" + drawn_beside(drawn_compute, pass_compute) + ": " + (
+            "not a rank's own compute" + drawn_beside(drawn_compute, pass_compute, moment) + ": " + (
                 f"less compute for each all-reduce to pay for in {lower}, a candidate this run does not time "
                 "apart from the other differences (attention, the backward pass, one pass against one step)"
                 if lower_compute < higher_compute else
@@ -45,16 +47,31 @@ def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blo
                 "time apart what does (attention, the backward pass, one pass against one step)") + f"{label}.")
 
 
-def drawn_beside(drawn: float | None, base: float) -> str:
+def drawn_moment(others: float, drawn: float, split_rounds: list[float]) -> tuple[float, bool]:
+    """(cores' worth of CPU other programs used while the passes were drawn, whether the drawn pass (seconds)
+    was slower than every timed split pass), the second judged on the figures as section 1's caption prints
+    them (ms, one decimal), so this says "busier" exactly where the caption says "slower than every one"."""
+    shown, slowest = as_printed(drawn, 1, 1e-3), as_printed(max(split_rounds), 1, 1e-3)
+    return others, shown > slowest
+
+
+def drawn_beside(drawn: float | None, base: float, moment: tuple[float, bool] | None = None) -> str:
     """Section 1's drawn pass's own compute a call (seconds; printed in ms to 2 decimals there) beside the
     base (seconds; printed to 0.1 ms), compared to the base's 0.1 ms, half up (3.14 is 3.1, the same; 3.48 is
-    3.5, more): more, less, or the same. "" without it."""
+    3.5, more): more, less, or the same. The base comes from one device's fastest timed pass, the drawn pass
+    from another moment: where ``moment`` (``drawn_moment``) says it was drawn at a busier one, "more" has
+    two candidates, and both are named (t30_0708 #3). "" without it."""
     if drawn is None:
         return ""
     shown, half = as_printed(drawn, 2, 1e-3), as_printed(base, 1, 1e-3)
     said = f" (the pass drawn in section 1 measured {shown:.2f} ms of a rank's own compute before each, "
     if half_up(shown, 1) > half:
-        return said + "more than that half: a rank's half ran slower than half one device's)"
+        if moment and moment[1]:
+            return said + (f"more than that half, which comes from one device's fastest timed pass: the drawn "
+                           "pass, slower than every timed split pass, was recorded at a busier moment (other "
+                           f"programs used {moment[0]:.2f} of a core), or a rank's half ran slower than half one "
+                           "device's; this run does not tell the two apart)")
+        return said + "more than that half: a rank's half ran slower than half one device's fastest pass)"
     if half_up(shown, 1) < half:
-        return said + "less than that half: a rank's half ran faster than half one device's)"
+        return said + "less than that half: a rank's half ran faster than half one device's fastest pass)"
     return said + "that half to 0.1 ms)"

@@ -3,20 +3,20 @@ speedups over widths, and the crossover table from datasheet figures."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter
 
 from utils import plots
-from utils.claims import (Claim, against_speedup, as_printed, gain_share_range, half_up, percent,
-                          printed_ratio, printed_spread)
+from utils.claims import as_printed, gain_share_range, half_up, percent, printed_ratio
 from utils.lessons.tensor_parallel import inference, verdicts
-from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed, printed_median
+from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed
 from utils.lessons.tensor_parallel.miss_parts import COMPUTE_PART, LATE_PART, WAIT_PART, longer_step
 from utils.lessons.tensor_parallel.miss_parts import miss_parts as _miss_parts
 from utils.lessons.tensor_parallel.other_threads import gap_candidate, threads_candidate
+from utils.lessons.tensor_parallel.timed_rounds import (  # noqa: F401 (section 1's, as report.X)
+    article_claim, bound_says, paired_ratio, timed_split, timed_split_details)
 from utils.tables import Table
 
 
@@ -520,7 +520,8 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
 
 def _compute_cause(m: dict, slow: dict, parts: dict) -> str:
     """The compute's part dominates and the step added more than its 5 %: every candidate this run leaves
-    open, in one list, so that no "Cause:" is followed by more candidates (three at least: no cause found)."""
+    open, in one list, so that no "Cause:" is followed by more candidates (three at least: no cause found).
+    The answer counts them; the list follows "Ruled out:", so ``verdicts.ruled_apart`` moves it to the block."""
     ruled, _ = _ruled_out(m, slow, parts)
     fits = ["gloo's threads (their CPU time is in the table)",
             "the all-reduces' copies passing through the core and its caches between the matmuls",
@@ -529,54 +530,6 @@ def _compute_cause(m: dict, slow: dict, parts: dict) -> str:
     fits += _ruled_and_open(m, slow, {k: v for k, v in parts.items() if k != LATE_PART})[1]
     return (f"No cause found for the shard's compute inside the split step ({slow['compute'] * 1e3:.2f} ms "
             f"against t1/2 {m['model_compute'] * 1e3:.2f} ms): the same matmuls ran slower inside the step than "
-            f"the model assumes. {len(fits)} candidates fit, none timed apart: {'; '.join(fits)}. {ruled} What "
-            "would show the model's speed-up: widths where half the compute outweighs the all-reduces and what "
-            "they disturb.")
-
-
-def paired_ratio(alone_rounds: list[float], split_rounds: list[float]) -> tuple[float, float]:
-    """The median of paired rounds' ratios (seconds: one device, then split, in each round; > 1: the split was
-    faster) and their spread, both from the rounds as printed (``cost.printed_median``, ``printed_spread``)."""
-    ratios = [a / s for a, s in zip(alone_rounds, split_rounds)]
-    return printed_median(ratios), printed_spread(ratios)
-
-
-def timed_split(alone_rounds: list[float], split_rounds: list[float], bound: float) -> Claim:
-    """Section 1's tensor-parallel verdict from the paired rounds: their median ratio ± their spread against
-    the bound, judged as every speed-up of the course is, with every round's ratio (as lesson 09 reads the
-    ledger's copy: ``timelines.record_speedup``). Lesson 07."""
-    ratio, spread = paired_ratio(alone_rounds, split_rounds)
-    rounds = [a / s for a, s in zip(alone_rounds, split_rounds)]
-    return against_speedup("a tensor-parallel pass (x one device)", ratio, bound, spread,
-                           slower="slower than one device", rounds=rounds)
-
-
-def article_claim(claim: str, alone_rounds: list[float], split_rounds: list[float]) -> Claim:
-    """Section 1's article split against one device, from the paired rounds, with its bound of 1x (its two
-    halves run in turn): the course's verdict words, as every speed-up's, every round read (all on one side
-    of 1x is no noise; ``article_rounds.rounds_words`` reads the single rounds past 1x). Lesson 07."""
-    ratio, spread = paired_ratio(alone_rounds, split_rounds)
-    rounds = [a / s for a, s in zip(alone_rounds, split_rounds)]
-    row = against_speedup(claim, ratio, 1.0, spread, slower="slower than one device", rounds=rounds)
-    note = " (every round above 1.00x)"   # its bound is its baseline: the note would be said twice
-    return dataclasses.replace(row, verdict=row.verdict.replace(note + note, note))
-
-
-def bound_says(verdict: str) -> str:
-    """What the article split's bound of 1x adds to its verdict: for a slowdown, that none was possible."""
-    return (f"{verdict}; its bound, 1x, says none was possible" if "no speed-up" in verdict else verdict)
-
-
-def timed_split_details(alone_rounds: list[float], split_rounds: list[float],
-                        split: str = "a tensor-parallel pass") -> str:
-    """The paired rounds behind a verdict, round by round, and the fastest-of ratio named as what it is."""
-    ratios = [as_printed(a / s, 2) for a, s in zip(alone_rounds, split_rounds)]   # each as printed
-    faster, n = sum(r > 1 for r in ratios), len(ratios)   # a round printed 1.00x is not the split faster
-    best = half_up(printed_ratio(min(alone_rounds), min(split_rounds), 1, 1e-3), 2)   # the ms printed
-    return (f"{n} paired rounds, each a pass on one device then {split} (after a warm-up); one device's time over "
-            "the split's, round by round: " + ", ".join(f"{r:.2f}x" for r in ratios) + f"; the split faster "
-            f"in {faster} of {n}. The verdict reads their median ± half the middle half's range, from the rounds "
-            "as printed (claims.printed_spread). The fastest pass of each, "
-            f"{min(alone_rounds) * 1e3:.1f} ms on one device and {min(split_rounds) * 1e3:.1f} ms split, give "
-            f"{best:.2f}x: a fastest-of ratio, two best cases from different rounds, not a paired figure, so no "
-            "verdict rests on it.")
+            f"the model assumes. {len(fits)} candidates fit, none timed apart (the block below lists them). {ruled}"
+            f" The compute's {len(fits)} candidates, none timed apart: {'; '.join(fits)}. What would show the "
+            "model's speed-up: widths where half the compute outweighs the all-reduces and what they disturb.")

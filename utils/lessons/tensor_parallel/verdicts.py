@@ -128,12 +128,28 @@ def residual_allowance(model: float, call: float, residual: float) -> tuple[floa
     return call - model, allowed - model, allowed, call - allowed
 
 
+def beyond_edge(beyond: float) -> int:
+    """Where a call beyond the residual (seconds) lies, as printed (ms, 2 decimals): 1 past it by more than the
+    last printed digit, 0 at its edge (exactly 0.01 ms beyond: one rounding step, no excess a reader can
+    trust), -1 within it."""
+    shown = claims.half_up(beyond * 1e3, 2)
+    return 1 if shown > EDGE_MS else 0 if shown == EDGE_MS else -1
+
+
+EDGE_MS = 0.01   # the last digit the call's ms print: a margin of one such step is the printing's, not the run's
+
+
 def call_against_model(model: float, call: float, residual: float, parts: bool) -> str:
     """Section 1's measured all-reduce (``call``) read against the alpha-beta ``model`` and the fit's worst
     ``residual``, both ways, from the figures as printed. The residual's allowance is named as an excess
     (ms above the model) beside the call's own excess, so the two compare like with like; ``parts``: the
     call was timed with both ranks inside (the wait for the other rank left out)."""
     above, allowance, allowed, beyond = residual_allowance(model, call, residual)
+    if beyond_edge(beyond) == 0:   # one step of the printed ms: no finding rests on the last digit (t30_0708)
+        return (f"{above * 1e3:.2f} ms a call above the model; the fit's {residual:.0%} residual allows "
+                f"{allowance * 1e3:.2f} ms of that excess (a call up to {allowed * 1e3:.2f} ms): at the edge of "
+                f"the residual, {beyond * 1e3:.2f} ms beyond it, the last digit printed, too little to call an "
+                "excess")
     if claims.half_up(beyond * 1e3, 2) > 0:   # ms as printed: no float dust decides it
         why = ("inside a pass the exchange itself cost more than the sweep's all-reduces, timed back to back "
                "with no compute between; this run does not time why" if parts else
@@ -142,6 +158,9 @@ def call_against_model(model: float, call: float, residual: float, parts: bool) 
         return (f"{above * 1e3:.2f} ms a call above the model; the fit's {residual:.0%} residual allows "
                 f"{allowance * 1e3:.2f} ms of that excess (a call up to {allowed * 1e3:.2f} ms), so "
                 f"{beyond * 1e3:.2f} ms lies beyond the residual: {why}")
+    if beyond_edge(-(above + allowance)) == 0:   # the same edge below the model
+        return ("below the model at the edge of its residual, 0.01 ms past it, the last digit printed: too little "
+                "to call the exchange cheaper than the sweep's")
     if claims.half_up((above + allowance) * 1e3, 2) < 0:   # below the model by more than the residual allows
         return ("below the model by more than its residual: inside a pass the exchange cost less than the "
                 "sweep's all-reduces; this run does not time why")
@@ -277,10 +296,10 @@ def inside_allreduces(comm: dict[str, float], window: tuple[float, float], calls
 
 def chart_share(ms: float, span: float, share: float) -> str:
     """A rank's share of the chart's window, the figure its comm label prints (``timeline._busy_text``:
-    ``:.0%`` of the unrounded ``share``), so text and chart give one figure. Where the printed ms divide to
-    another whole percent (7.48 / 27.20 = 27.5%, 28% half up, while the unrounded share is 27.4...%), the
-    division is shown beside it, so the reader sees why."""
-    label = f"{share:.0%}"
+    ``claims.percent``, half up, of the unrounded ``share``), so text and chart give one figure. Where the
+    printed ms divide to another whole percent (7.48 / 27.20 = 27.5%, 28% half up, while the unrounded share
+    is 27.4...%), the division is shown beside it, so the reader sees why."""
+    label = claims.percent(share)   # half up, as the chart's label: 0.385 is 39%, where :.0% gives 38%
     worked = ms / max(span, 0.01)
     if claims.percent(worked) == label:
         return label

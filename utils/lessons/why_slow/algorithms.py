@@ -1,4 +1,5 @@
-"""Algorithm efficiency (lesson 01, section 5): the same result computed three ways, each measured.
+"""Algorithm efficiency (lesson 01, section 5): the same result from three rewrites (GELU's two ways: by
+hand and compiled), each measured.
 
 1. Attention written out (scores T x T in memory, mask, softmax, weighted sum) against
    ``F.scaled_dot_product_attention``, which computes it in tiles without storing the T x T scores.

@@ -92,7 +92,7 @@ def _ids_sentence(ids, link, most: float = 0.5) -> str:
     the fastest small-message time (its share then passes 100 %), its bytes' share of its time
     (``_bytes_share``: the same bytes, at the same rate, under the same test)."""
     took = f"A batch of token ids ({ids.n_bytes:,} bytes) takes {ids.measured * 1e6:,.1f} µs"
-    counted = f"{LATENCY_NAME}, {latency(link) * 1e6:,.1f} µs, the figure the table counts as latency"
+    counted = f"{LATENCY_NAME}, {latency(link) * 1e6:,.1f} µs, as the table does"  # t29_0001: length
     share = claims.percent(ids.latency_share)
     if _beat_latency(ids.latency_share):
         return (f"{took}, less than {counted} ({share}): the fixed cost itself varies from moment to moment "
@@ -453,10 +453,13 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
         return said + (f"Every pair agrees within the ±{EDGE:.0%} one noisy median may miss by: the link held "
                        "still between the two lessons' runs.")
     span = f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
-    # the range named again at the end (t28_0001: "only to about that factor" named no figure)
+    # the range named again at the end (t28_0001: "only to about that factor" named no figure). Two runs show
+    # how far these two differed, and bound no third run either way (t29_0001: "holds to within that range" read
+    # as a ceiling; t30_0001 #2: "at least as much" as a floor): it says what a time from one run is worth
     return said + (f"The same size took {span} lesson 00's time, past the ±{EDGE:.0%} one noisy median may "
-                   f"miss by: {_against_line(low, high, link, record, kept)}, so a time measured or fitted in "
-                   f"one run holds for another only to within that range ({span} of it).")
+                   f"miss by: {_against_line(low, high, link, record, kept)}. These two runs differed by {span} "
+                   "at the same size: a time measured or fitted in one run is no better a guide to another "
+                   "than that.")
 
 
 def runs_apart(a: float) -> float:

@@ -9,6 +9,12 @@ from utils import claims, plots
 from utils.lessons.why_slow.peak import Ceilings
 
 
+# What the dots' colours say: which side of the ridge an op's intensity lies, the bound by the roofline's
+# count; whether the op ran near that roof is a separate question (its share in the table)
+ROOF_SIDES = {"memory": "left of the ridge (memory-bound by count)",
+              "compute": "right of the ridge (compute-bound by count)"}
+
+
 def plot_roofline(points, ceilings: Ceilings, label: str, simulated: bool, extra_roofs: dict | None = None):
     """Log-log: attainable FLOP/s against intensity (the roof), each measured op a dot at its achieved rate.
 
@@ -33,8 +39,10 @@ def plot_roofline(points, ceilings: Ceilings, label: str, simulated: bool, extra
         ax.plot(p.op.intensity, p.achieved, "o", color=colour, ms=7, mec="r" if p.above_roof else colour)
     ax.set_xlabel("arithmetic intensity (FLOPs per byte of memory traffic)")
     ax.set_ylabel("FLOP/s")
-    ax.plot([], [], "o", color=plots.device_color(0), label="memory-bound op (measured)")
-    ax.plot([], [], "o", color=plots.device_color(1), label="compute-bound op (measured)")
+    # the colour is the side of the ridge, not the limit the op met (t29_0001: matmul 64³ coloured
+    # "compute-bound" at 56% of that roof): the legend says so, in the tables' words
+    ax.plot([], [], "o", color=plots.device_color(0), label=f"measured op, {ROOF_SIDES['memory']}")
+    ax.plot([], [], "o", color=plots.device_color(1), label=f"measured op, {ROOF_SIDES['compute']}")
     ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), frameon=False)
     top = max([ceilings.flops, *(extra_roofs or {}).values(), *(p.achieved for p in points)])
     bottom = min([ceilings.attainable(lo), *(p.achieved for p in points)])

@@ -44,8 +44,10 @@ OVERHEAD_EDGE = 5.0  # % a profiled step may differ from an unprofiled one and s
 MOST = 0.5  # "matmuls take most of a step": over this share of its wall time, beyond the noise
 # The "memory-bound" category (its key, which other lessons read) holds every op that is not a matmul; none of
 # their intensities is measured here, so the words printed for it name what it holds, not a limit
-OTHER_OPS = ("other ops (elementwise, norms, copies, the optimizer's updates: memory-bound by the roofline's "
-             "count for most, their intensities not measured one by one here)")
+# what the "other ops" row holds, said in the block (``steps_note``): the table's row names them (t29_0001: the
+# visible sentence was too long with it)
+OTHER_OPS = ("other ops: elementwise, norms, copies, the optimizer's updates, memory-bound by the roofline's "
+             "count for most (their intensities are not measured one by one here)")
 OTHER_ROW = "other ops (elementwise, norms, copies, optimizer)"
 
 
@@ -194,21 +196,32 @@ class StepProfile:
                  f"{round(linear + attention, 1):.1f}%")
         text = (f"One step took {self.wall_seconds * 1e3:.1f} ms under the profiler{label}: matmuls "
                 f"{total:.1f}% of it (the linear layers' {linear:.1f}%, the fused attention "
-                f"kernels {attention:.1f}%{apart}), {OTHER_OPS} {share[OTHER_ROW]:.1f}%, Python & dispatch "
+                f"kernels {attention:.1f}%{apart}), other ops {share[OTHER_ROW]:.1f}%, Python & dispatch "
                 f"{share['Python & dispatch']:.1f}%.")
         if len(self.matmul_shares) < 4:
             return text + " One profiled step shows no spread, so no verdict on 'most of the step' is drawn."
         shares = self.printed_matmul_shares
-        quarter = len(shares) // 4  # the middle half's ends, as ``claims.paired_spread`` takes them
         verdict = self.matmul_verdict()
         said = ("within noise of half: this run does not show whether matmuls take most of a step"
                 if verdict.startswith("within noise") else
                 "more than half, beyond that noise" if verdict.startswith("holds") else
                 "less than half, beyond that noise")
-        return text + (f" Over {len(shares)} profiled steps the matmul share ran "
-                       f"{', '.join(f'{x:.1f}%' for x in shares)} (± {self.matmul_spread:.1%}, half the middle "
-                       f"half's range: ({shares[-1 - quarter]:.1f} - {shares[quarter]:.1f}) / 2; the table is the "
-                       f"median step): {said}.")
+        # each step's share and the ±'s sum are in the block (``steps_note``; t29_0001: length)
+        return text + (f" Over {len(shares)} profiled steps the matmul share ran {shares[0]:.1f}% to "
+                       f"{shares[-1]:.1f}% (± {self.matmul_spread:.1%}, half the middle half's range; each step's "
+                       f"share in the block below): {said}.")
+
+    def steps_note(self) -> str:
+        """For the block: what the "other ops" row holds, and each profiled step's matmul share with the sum its
+        ± is worked from, which ``split_sentence`` leaves out of the visible text."""
+        text = f"{OTHER_OPS[0].upper()}{OTHER_OPS[1:]}."
+        if len(self.matmul_shares) < 4:
+            return text
+        shares = self.printed_matmul_shares
+        quarter = len(shares) // 4  # the middle half's ends, as ``claims.paired_spread`` takes them
+        return text + (f" The matmul share of each profiled step: {', '.join(f'{x:.1f}%' for x in shares)}; its "
+                       f"± {self.matmul_spread:.1%} is half the middle half's range, ({shares[-1 - quarter]:.1f} - "
+                       f"{shares[quarter]:.1f}) / 2; the table is the median step.")
 
     @property
     def note(self) -> str:
@@ -408,7 +421,8 @@ def _overhead_against_rounds(added: float, moment: tuple[float, float, float], p
         return (f"The profiled step ran faster than the unprofiled one, by more than {moves}: the profiler "
                 "cannot speed a step up, so the two met different moments of the machine and this run cannot "
                 "tell what recording every op costs. Read the table's shares, not its ms.")
-    return (f"That {added:+.1f}% is past {moves}, more than a moment moves a step: recording every op adds time "
+    # t29_0001: "past the +5.7% a moment moves one step (...), more than a moment moves a step" said it twice
+    return (f"That {added:+.1f}% is past {moves}: recording every op adds time "
             f"here, inside the ops and between them, so the table's ms are a profiled step's: {shares}")
 
 

@@ -12,7 +12,8 @@ import textwrap
 
 from utils import claims, devices
 from utils.lessons.why_slow import flops
-from utils.lessons.start_here.summary import ROUGH, threads_reading  # lesson 00's rough rule and threads reading
+# lesson 00's rough rule and threads reading
+from utils.lessons.start_here.summary import ROUGH, is_rough, threads_reading
 from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re-exported for the notebook
     COST_COLUMNS,
     LESSON00_RUN,
@@ -258,15 +259,17 @@ def roofline_sentence(roof) -> str:
 def rough_roof_sentence(roof) -> str:
     """Where the memory roof's bandwidth spread over ROUGH in the profile, that every share of it is rough."""
     rough = rough_spreads([("its", roof.bandwidth)])
-    return (f" The roof's bandwidth is rough ({rough} in the profile, over lesson 00's {ROUGH:.0%}): every share "
+    # the threshold named by what it means (t30_0001: "over lesson 00's 50%" left a newcomer to guess)
+    return (f" The roof's bandwidth is rough ({rough} in the profile, over the {ROUGH:.0%} past which lesson 00 "
+            "calls a figure rough): every share "
             "of it here is good to that range, not to its digits." if rough else "")
 
 
 def rough_spreads(named) -> str:
     """For a verdict that uses measured ceilings (``named``: (label, ceiling) pairs): "" where every spread is
     within lesson 00's ROUGH, else the rough ones with their spreads ("bandwidth spread 69%"): over ROUGH, a
-    figure is good to its range, not to its digits."""
-    return " and ".join(f"{label} spread {c.spread:.0%}" for label, c in named if c.spread > ROUGH)
+    figure is good to its range, not to its digits. Each spread half up (``claims.percent``), judged as printed."""
+    return " and ".join(f"{label} spread {claims.percent(c.spread)}" for label, c in named if is_rough(c.spread))
 
 
 def largest_matmul_reading(largest, peak, from_profile: bool = False, retimed=None) -> str:
@@ -371,7 +374,7 @@ from utils.lessons.why_slow.scaling_report import (  # noqa: E402, F401
 from utils.lessons.why_slow.algorithms_report import (  # noqa: E402, F401
     COMPARISON_COLUMNS, comparison_rows, comparison_summary, same_result_said, verdict_word, ceiling_said,
     comparison_table, algorithms_sentence, algorithms_answer, algorithms_count, fused_bandwidth_sentence, payback,
-    payback_sentence, rounds_sentence, speedup_text,
+    payback_range, payback_sentence, rounds_sentence, speedup_text,
 )
 
 
@@ -379,8 +382,15 @@ def payback_claim(compile_seconds: float, gain) -> "Claim":
     """The closing table's row for torch.compile's payback, from the figures section 5 printed (``payback``)."""
     from utils.claims import Claim
     first, saved, calls = payback(compile_seconds, gain)
-    return Claim("torch.compile pays back its compile", f"{first:.1f} s to compile", f"{saved:.1f} ms saved a call",
-                 verdict(calls is not None, f"after {calls or 0:,.0f} calls",
+    span = payback_range(compile_seconds, gain) if calls is not None else None
+    saved_said, calls_said = f"{saved:.1f} ms saved a call", f"after {calls or 0:,} calls"
+    if span:  # the range across the speed-up's ±, as section 5's sentence prints it
+        least, most, fewest, longest = span
+        across = "across the speed-up's ±"
+        saved_said += f" ({least:.1f} to {most:.1f} {across})"
+        calls_said += f" ({fewest:,} to {longest:,} {across})" if longest else f" ({fewest:,} or more {across})"
+    return Claim("torch.compile pays back its compile", f"{first:.1f} s to compile", saved_said,
+                 verdict(calls is not None, calls_said,
                          f"its saving a call is {gain.verdict}" if not gain.faster else
                          "its saving a call prints as 0.0 ms"))
 
@@ -502,9 +512,10 @@ def roof_claim(claim: str, point, roof=None):
     moment = roof is not None and point.bound == "compute" and point.above_roof
     if moment and compute_above_grade(point, roof) == "moment":
         why = "no faster than the probe re-timed beside it: this moment against the profile's, not a finding"
-    verdict = (share if point.fraction <= 1 else f"{share}, above its {point.spread:.0%} spread: {why}"
-               if point.above_roof else f"{share}, within its {point.spread:.0%} spread")
-    verdict += f"; rough: its spread {point.spread:.0%}, over {ROUGH:.0%}" if point.spread > ROUGH else ""
+    spread = claims.percent(point.spread)  # half up, as every share in the course
+    verdict = (share if point.fraction <= 1 else f"{share}, above its {spread} spread: {why}"
+               if point.above_roof else f"{share}, within its {spread} spread")
+    verdict += f"; rough: its spread {spread}, over {ROUGH:.0%}" if is_rough(point.spread) else ""
     return Claim(claim, f"{point.achieved / 1e9:.1f} GFLOP/s", f"roof {point.ceiling / 1e9:.1f} GFLOP/s", verdict)
 
 
