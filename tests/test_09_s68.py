@@ -110,11 +110,18 @@ def test_lesson_04s_zeros_figure_is_quoted_as_lesson_04_reads_it():
 def test_without_the_record_row_b12_says_to_run_lesson_04():
     said = zeroed.lesson_04_words(None, "lesson 04 §3")
     assert said.endswith("the ledger keeps no figure of it yet: run lesson 04"), said
+    absent = verdicts.zeros_04_part({})
+    present = verdicts.zeros_04_part({zeroed.LESSON_04: Recorded(ZEROS, LEDGER, "lesson 04, a date")})
+    assert "run lesson 04" in absent.text and absent.kind == LEDGER
+    assert "0.99x the dense model's speed" in present.text and "run lesson 04" not in present.text
+
+
+def test_row_b12s_measured_part_keeps_lesson_04s_figure_apart():
+    """Lesson 04's figure is a part of its own, so the short cell keeps B12's measured clause whole (t31: the
+    clause with lesson 04's words inside it passed the cell's length)."""
     prune = {"dense": 1e-3, "zeroed": 1e-3, "removed": 5e-4, "zeroed_rounds": [1.0, 1.01, 0.99]}
-    absent = verdicts.zeroed_reading(prune, {})
-    present = verdicts.zeroed_reading(prune, {zeroed.LESSON_04: Recorded(ZEROS, LEDGER, "lesson 04, a date")})
-    assert "run lesson 04" in absent and absent.endswith(")")
-    assert "0.99x the dense model's speed" in present and "run lesson 04" not in present
+    said = verdicts.zeroed_reading(prune)
+    assert said.endswith(")") and "lesson 04" not in said
 
 
 # --- the modules split under the cap: the names the tests and rows read stay where they were ----------------------

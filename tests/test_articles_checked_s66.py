@@ -55,10 +55,10 @@ def test_b18_names_the_disagreeing_split_once_with_every_launch():
     cures = summary_rows.split_no_gain("B5's split alone (lesson 02)", m["results"]["naive_split"].record,
                                        "row B5's check: inconclusive: noise-bound")
     words, said = cures
-    assert words.startswith("B5's split alone (lesson 02), 0.95x ± 0.05, 0.96x ± 0.01 and 1.02x ± 0.02 in 3 launches "
-                            "(0.95x to 1.02x): no launch faster than one device beyond its noise, and the launches "
-                            "read differently (launch 1 within noise, launch 2 slower than one device, launch 3 "
-                            "within noise), so no launch's verdict alone decides"), words
+    assert words.startswith("B5's split alone (lesson 02): none faster than one device beyond its noise; 0.95x ± "
+                            "0.05, 0.96x ± 0.01 and 1.02x ± 0.02 in 3 launches (0.95x to 1.02x); they read "
+                            "differently (launch 1 within noise, launch 2 slower than one device, launch 3 within "
+                            "noise), so none decides alone"), words
     assert words.count("B5") == 2 and said == "within noise"  # the split, and its row's check
     past = _m([1.10, 0.96], [0.01, 0.01])["results"]["naive_split"].record
     assert summary_rows.split_no_gain("B5's split", past, "") is None

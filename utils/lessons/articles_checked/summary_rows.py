@@ -109,8 +109,8 @@ def split_no_gain(named: str, record: dict, checks: str) -> tuple[str, str] | No
     if readings is None:
         return None
     rounds = f"; its single rounds: {rounds_above_words(record)}" if rounds_finding(record) else ""
-    return (f"{named}, {launches_text(record)}: no launch faster than one device beyond its noise, and the "
-            f"launches read differently ({readings}), so no launch's verdict alone decides{rounds}; {checks}",
+    return (f"{named}: none faster than one device beyond its noise; {launches_text(record)}; they read "
+            f"differently ({readings}), so none decides alone{rounds}; {checks}",
             "within noise")
 
 

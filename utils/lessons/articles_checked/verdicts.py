@@ -28,10 +28,12 @@ from utils.lessons.articles_checked.figures import (  # noqa: F401
     capstone_two_devices, ddp_batches, disturbed, kept_before_two_devices, measure, median_text, quote, read_results,
     recorded_int8_units, removed_reading, setups, share_text, walk_told, zeroed_side)
 from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATASHEET, ERRORS, LINTED, MEASURED,
-                                                    NONE, PUBLISHED, READ, ROWS, THIS_CPU, Part, two_devices)
+                                                    NONE, PUBLISHED, READ, ROWS, THIS_CPU, Part,
+                                                    two_devices)
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
 from utils.lessons.articles_checked.capstone import two_devices_text
+from utils.lessons.articles_checked.zeros_row import zeroed_reading, zeros_04_part  # noqa: F401 (row B12)
 from utils.lessons.articles_checked.lesson_07_split import lesson_07_split_words
 from utils.lessons.articles_checked.split_alone import (PER_PROCESS_IS, paired_launch_name,  # lesson 02 §3's words
                                                        split_rounds_words)
@@ -339,8 +341,10 @@ def _bound_note(m, name: str, record: dict) -> str:
     """Beside a recorded speed-up a row quotes for another purpose: its bound and the course's words for it
     (past it, a finding to explain, with its lesson's explanation where it has one), and for lesson 02's
     pipelines their single rounds above it, read by lesson 02's rule (the row's check reads them too)."""
-    rounds = f"; {rounds_above_words(record)}" if name in READ_AS_LESSON_02 else ""
-    return f"; against a bound of {record['bound']:.2f}x: {noted_words(m, name)}{rounds}"
+    verdict, *rest = noted_words(m, name).split("; ", 1)
+    if name in READ_AS_LESSON_02:  # the count in the verdict's clause, before the explanation: a short cell keeps it
+        verdict += f", {rounds_above_words(record)}"
+    return f"; against a bound of {record['bound']:.2f}x: " + "; ".join([verdict, *rest])
 
 
 def _median(record: dict) -> str:
@@ -366,6 +370,7 @@ def pipeline_config(m) -> str:
     found = m["results"].get("pipeline")
     what = found.record.get("what", "") if found is not None else ""
     named = what.split(", against")[0].replace("1f1b", "1F1B").replace("gpipe", "GPipe")
+    named = named.removeprefix("the sweep's best of the plain schedules, ")  # the label says "its best" already
     return "lesson 02's GPT" + (f", {named}" if named else "")
 
 
@@ -454,24 +459,15 @@ def prune_accuracy_words(record: dict) -> str:
             "moves the accuracy by a fraction of a point")
 
 
-def zeroed_reading(prune: dict, results: dict) -> str:
-    """The zeroed time read by the line of row B12's check and row B18 (``zeroed.reading``: the paired rounds'
-    median ± spread where the run kept them; a ratio of two fastest times alone decides nothing beyond the 2%
-    floor), and lesson 04 §3's paired figure of the same question where the ledger keeps it (else: run it)."""
-    lesson_04 = results.get(zeroed.LESSON_04)  # the ledger's record of lesson 04 §3, or None
-    return zeroed.reading(prune, LEDGER_NOISE)[:-1] + "; " + zeroed.lesson_04_words(
-        lesson_04 and lesson_04.record, sections.cite(("04", "Do zeros make"))) + ")"
-
-
 def b12(m):
     p = m["prune"]
     dense, zeroed, removed = (as_printed(p[k], 2, 1e-3) for k in ("dense", "zeroed", "removed"))  # ms
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (of the dense ms printed)
     return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed:.2f} ms, "
-                 f"{times('zeroed'):.2f}x the dense time{zeroed_reading(p, m['results'])}; half the neurons "
+                 f"{times('zeroed'):.2f}x the dense time{zeroed_reading(p)}; half the neurons "
                  f"removed (0.5 of the FLOPs) {removed:.2f} ms, {times('removed'):.2f}x"
                  f"{removed_reading(times('removed'))}; CSR at 95% zeros: {m['csr']:.2f}x"
-                 f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU)]
+                 f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU), zeros_04_part(m["results"])]
 
 
 def b13(m):
