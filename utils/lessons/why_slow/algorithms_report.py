@@ -89,7 +89,50 @@ def rounds_sentence(comparisons) -> str:
     median ± spread is worked from (``Comparison.median``, ``Comparison.spread``), so a reader can redo both."""
     listed = "; ".join(f"{c.what}, {c.fast}: " + (", ".join(f"{r:.2f}x" for r in c.round_ratios) or "none kept")
                        + (f" (median {speedup_text(c)})" if c.round_ratios else "") for c in comparisons)
-    return f"Each round's own ratio, slow over fast in that round (the speed-up is their median ± {PLUS_MINUS}): {listed}."
+    disagree = disagreement_sentence(comparisons)
+    return (f"Each round's own ratio, slow over fast in that round (the speed-up is their median ± {PLUS_MINUS}): "
+            f"{listed}." + (f" {disagree[0].upper()}{disagree[1:]}" if disagree else ""))
+
+
+def slowed_rounds(c) -> list[float]:
+    """Where the fastest times' ratio lies below the median's ±, how much slower than its own fastest the slow
+    version ran at least, in each round that shows it: the round's ratio times the fast version's fastest,
+    over the slow version's fastest (the fast one never ran under its fastest), as printed, over 1.00 only."""
+    slow, fast = printed_ms(c.slow_seconds), printed_ms(c.fast_seconds)
+    least = (claims.half_up(claims.as_printed(r, 2) * fast / slow, 2) for r in c.round_ratios)
+    return [x for x in least if x > 1.0]
+
+
+def rounds_disagree(c) -> str:
+    """A clause where a pair's fastest times' ratio (as printed) lies outside its median ± (as printed): the
+    rounds did not slow both versions alike, so the speed-up is known only as the range between the two (reader
+    t31_0001 #2: gelu_fused's 5.72x ± 0.81 beside a fastest times' ratio of 2.53x, the op-by-op having run at
+    least 1.72x to 2.64x its fastest in 4 of 5 rounds). "" where the ratio lies within the ±."""
+    fastest = claims.as_printed(c.fastest_ratio, 2)
+    low, high = claims.half_up(c.median - c.spread, 2), claims.half_up(c.median + c.spread, 2)
+    if not c.round_ratios or low <= fastest <= high:
+        return ""
+    side = "below" if fastest < low else "above"
+    said = (f"{c.what}, {c.fast}: the rounds disagree: its fastest times' ratio, {fastest:.2f}x, lies {side} "
+            f"its median's ± ({low:.2f}x to {high:.2f}x)")
+    slowed = slowed_rounds(c) if side == "below" else []
+    if slowed:
+        said += (f"; in {len(slowed)} of {len(c.round_ratios)} rounds {c.slow} ran at least "
+                 f"{min(slowed):.2f}x to {max(slowed):.2f}x its fastest time (the round's ratio times "
+                 f"{c.fast}'s fastest, over {c.slow}'s), so a busy moment slowed it alone")
+    else:
+        said += ", so the rounds did not slow both versions alike"
+    ends = sorted((fastest, c.median))
+    share = (f" ({claims.gain_share(ends[0], c.ceiling)} to {claims.gain_share(ends[1], c.ceiling)} of its gain)"
+             if c.ceiling else "")
+    return said + f": the speed-up is known only as {ends[0]:.2f}x to {ends[1]:.2f}x{share}"
+
+
+def disagreement_sentence(comparisons) -> str:
+    """``rounds_disagree`` for every pair it applies to, as one sentence; "" where none."""
+    said = [rounds_disagree(c) for c in comparisons]
+    said = [s for s in said if s]
+    return ("; ".join(said) + ".") if said else ""
 
 
 def algorithms_sentence(comparisons) -> str:
@@ -106,7 +149,9 @@ def algorithms_sentence(comparisons) -> str:
         # results within the tolerance are the table's "yes"; a pair past it is said here too (t29_0001: the
         # block repeated the table row by row, and the answer above already gives the count)
         apart = "" if c.same_result else f", results {same_result_said(c)}"
-        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}{apart}")
+        # the details' rounds sentence says how far (``rounds_disagree``); the ± alone would hide it (t31_0001 #2)
+        rough = " (its rounds disagree: see each round's ratio)" if rounds_disagree(c) else ""
+        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}{rough}{apart}")
     # "21% of its gain" is not 3.09 / 11.00 (28%): say once what it divides, where it is first printed
     gain = ("; 'of its gain': how far the speed-up went from 1x to its ceiling, (speed-up - 1) / (ceiling - 1)"
             if any("of its gain" in c.verdict for c in comparisons) else "")
