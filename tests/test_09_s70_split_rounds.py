@@ -33,3 +33,13 @@ def test_split_rounds_finding_without_reference_rounds_reads_the_spread_alone():
     assert "its single rounds: 2 of 5 rounds above the bound (up to 1.13x): beyond the rounds' spread" in words
     assert not split_alone.split_rounds_finding(_split(rounds=None))
     assert split_alone.split_rounds_finding(_split(rounds=[2.03, 0.99, 0.99, 0.98, 0.99]))  # past 2x
+
+
+def test_a_round_printed_equal_to_its_own_reference_lies_at_it():
+    # t31_09 #6: 1.06x / 1.06x = 1.00x as printed: "at", not "under"; 0.98x: under
+    record = _split() | {"bound": 1.0}
+    said = split_alone.within_own_words(record, split_alone.split_row(record))
+    assert "the 1.06x round lies at its own round's reference (1.06x / 1.06x = 1.00x)" in said, said
+    lower = _split(reference_rounds=[1.07, 1.06, 1.01, 1.08, 1.0]) | {"bound": 1.0}
+    said = split_alone.within_own_words(lower, split_alone.split_row(lower))
+    assert "the 1.06x round lies under its own round's reference (1.06x / 1.08x = 0.98x)" in said, said

@@ -323,7 +323,8 @@ def within_own_words(record: dict, paired) -> str:
     ratios = lesson_02_noise.paired_ratios(paired, paired.process_bounds)
     each = []
     for i, x in inside:
-        side = ("under" if words.as_printed(ratios[i], 2) <= 1 else
+        shown = words.as_printed(ratios[i], 2)  # compared as printed: 1.00x lies at it, not under (t31_09 #6)
+        side = ("under" if shown < 1 else "at" if shown == 1 else
                 "past, but within the ratios' spread of,")  # above 1, not beyond the ratios' median + spread
         each.append(f"the {round_text(x)}x round lies {side} its own round's reference ({round_text(x)}x / "
                     f"{round_text(paired.process_bounds[i])}x = {round_text(ratios[i])}x)")
