@@ -39,3 +39,50 @@ def test_no_difference_is_printed_without_lesson_00s_fit():
     alone = lab.lesson_link_words(_fit_of(PATH, 60.7, 5.67, (4, 1024)), None)
     assert "from lesson 00's" not in alone and "%" not in alone
     assert "this lab's, alpha 60.7 µs, beta 5.67 GB/s, is fitted" in alone
+
+
+# --- #2: cell 25 says the block states the jump bound; it did so only where a round was set aside --------------
+
+BAND = (0.85, 1.21)
+
+
+def _said(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_block_states_the_jump_bound_where_no_round_jumped():
+    from utils.labs.fix_the_article import rounds
+
+    said = _said(rounds.miss_sentence([1.5], [1.0], BAND, {"a": [2.0] * 9}, {"a": [100e-6] * 9}))
+    assert "No ping-pong round jumped (over 2x its plan's fastest round), so no round is set aside." in said
+
+
+def test_the_block_names_a_jumped_round_that_is_counted():
+    from utils.labs.fix_the_article import rounds
+
+    pp = [151e-6] * 9
+    pp[3] = 328e-6  # round 4 jumped (2.17x its fastest) but its ratio is above 1: counted
+    ratios = [1.5] * 3 + [1.14] + [1.5] * 5
+    said = _said(rounds.miss_sentence([1.5, 1.5], [1.0, 1.0], BAND, {"a": [2.0] * 9, "plan 2": ratios},
+                                      {"a": [100e-6] * 9, "plan 2": pp}))
+    assert ('A ping-pong round over 2x its plan\'s fastest round jumped: here "plan 2" round 4, none below 1, so '
+            "counted as it fell (a jump only lowers a round's ratio; below 1, such a round would be set aside).") in said
+    assert "its side is unknown" not in said  # the long clause is for a round set aside
+
+
+def test_the_jumped_rounds_of_several_plans_are_each_named():
+    from utils.labs.fix_the_article import verdict
+
+    said = verdict.jump_words({"a": [1.5] * 9, "b": [1.5] * 9, "c": [1.5] * 9}, {"a": {0, 6}, "b": set(), "c": {2}})
+    assert said.startswith('A ping-pong round over 2x its plan\'s fastest round jumped: here "a" rounds 1 and 7; '
+                           '"c" round 3, none below 1'), said  # "; " between plans: "and" is inside one
+
+
+def test_where_a_round_is_set_aside_the_long_clause_states_the_bound_once():
+    from utils.labs.fix_the_article import rounds
+
+    pp = [100e-6] * 9
+    pp[0] = 300e-6
+    said = _said(rounds.miss_sentence([1.5], [1.0], BAND, {"a": [0.5] + [2.0] * 8}, {"a": pp}))
+    assert "took over 2x its fastest round has its ratio lowered by that jump" in said
+    assert "No ping-pong round jumped" not in said and "so counted as it fell" not in said
