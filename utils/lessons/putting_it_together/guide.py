@@ -467,7 +467,7 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
                else f"{run_steps:,} steps: at least {hours} h")
     said = (f"not profiled here (the profile above is the small model's); a step takes at least "
             f"{flops} x {bn:.3g} bn x {batch * shape.context:,} tokens / ({n} x {gflops:,.1f} GFLOP/s, the "
-            f"measured peak) = {shown} ({whose} at 100 % MFU): {verdict}")
+            f"measured peak) = {shown} (at 100 % MFU; {whose}): {verdict}")   # MFU first: t31_0708 #4
     choice = memory.choice + (" (impractical here)" if slow else "")
     return Step(memory.step, choice, f"{said}. {memory.why[:1].upper()}{memory.why[1:]}")
 
