@@ -11,3 +11,9 @@ def test_lesson_05_start_up_sentence_says_what_the_first_wait_is():
     text = " ".join(cell_source("05_data_prefetch.ipynb", 19).split())
     assert "for the restarted loader, the first wait is the median of every first batch" in text
     assert "a restarted one read from" not in text
+
+
+def test_lesson_05_noise_rule_names_the_quartiles_and_the_one_side_override():
+    text = " ".join(cell_source("05_data_prefetch.ipynb", 37).split())
+    assert "the middle half: the rounds between the quartiles" in text
+    assert "rounds all on one side of 1x are not noise, even where the ± reaches 1x" in text
