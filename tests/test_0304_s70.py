@@ -36,3 +36,32 @@ def test_04_claims_intro_excludes_what_the_bullets_mark_and_only_that():
     bullets = " ".join(cell[:cell.index("The measured statements above")].split())
     assert len(re.findall(r"not in the table below", bullets)) == 2  # the mask bytes and the int8 emulation
     assert "not the table below" not in bullets  # one wording, the one the intro names
+
+
+def test_03_why_late_prints_the_start_gap_in_ms_in_every_branch():
+    """t31_0304 #3: the markdown promises the start gap in ms for each charted step; the branch where the start
+    played no part printed none. Every branch now gives it (fabricated figures, ms as printed)."""
+    from utils.lessons.ddp.overlap import late_because
+    for skew, own, lag in ((0.0, 1.2, 1.2), (3.0, 0.0, 3.0), (4.0, -1.0, 3.0), (1.0, -5.0, -4.0),
+                           (0.5, 4.9, 5.4), (4.0, 1.0, 5.0), (1.8, 1.2, 3.0)):
+        said = late_because(skew, own, lag)
+        assert re.search(r"barrier \d+\.\d ms", said), said
+    assert "left the barrier 0.0 ms apart, so not because of the start" in late_because(0.0, 1.2, 1.2)
+
+
+def test_03_chart_sentence_quotes_the_way_instead_of_a_possessive():
+    """t31_0304 other (d): "DDP, 1 MiB buckets's chart" read badly; the way is quoted as its chart names it."""
+    from utils.lessons.ddp import overlap
+    ranks = [{"rank": r, "step": 0.07, "exposed": 0.01,
+              "steps": [{"start": start, "ready": ready, "step": 0.07, "calls": {}}]}
+             for r, start, ready in ((0, 0.0, 0.0600), (1, 0.0, 0.0612))]
+    said = overlap.drawn_text("DDP, 1 MiB buckets", ranks, 0, "")
+    assert said.startswith('Chart "DDP, 1 MiB buckets", step 1: ') and "'s chart" not in said
+    level = [dict(r, steps=[dict(r["steps"][0], ready=0.0600)]) for r in ranks]
+    assert "both ranks left the starting barrier 0.0 ms apart" in overlap.drawn_text("by hand", level, 0)
+
+
+def test_03_barrier_is_defined_where_the_lesson_first_uses_it():
+    """t31_0304 #3: "barrier" was used in prose without a definition."""
+    cell = _markdown("03_ddp.ipynb", "barrier")
+    assert "until every rank has reached it" in " ".join(cell.split())
