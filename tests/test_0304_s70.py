@@ -65,3 +65,21 @@ def test_03_barrier_is_defined_where_the_lesson_first_uses_it():
     """t31_0304 #3: "barrier" was used in prose without a definition."""
     cell = _markdown("03_ddp.ipynb", "barrier")
     assert "until every rank has reached it" in " ".join(cell.split())
+
+
+def test_a_speedups_noise_prints_its_share_and_the_worked_spread_unless_that_is_zero():
+    """t31_0304 other (a), (b): "±4%" beside a call that only the worked ± 0.05 on 1.14x supports, and
+    "0.24x ± 0.00" read as no noise. The share always prints; the worked spread where it is not 0.00."""
+    from utils.lessons.compression.measure import noise_text
+    assert noise_text(1.14, 0.04) == "±4%, ± 0.05 on 1.14x"  # 1.14 x 4% = 0.0456 -> 0.05, half up
+    assert noise_text(0.24, 0.02) == "±2%"  # 0.24 x 2% = 0.0048 -> 0.00: left out
+
+
+def test_compile_alone_and_the_references_reading_print_that_noise():
+    from utils.lessons.compression import report
+    from utils.lessons.compression.quantruns import compile_alone
+    eager = [("aten::addmm", .92), ("aten::copy_", .05), ("aten::clamp_min", .03)]  # 8% outside: 1.09x at most
+    edge = compile_alone(256, 1.14, "beyond noise", 0.04, 1.0, eager)
+    assert "passes that 1.09x by no more than the round-to-round noise (±4%, ± 0.05 on 1.14x)" in edge
+    at = report.references_reading(1, "memory-bound (L3)", [("by hand", 0.24, 0.02, 0.24)])
+    assert "by hand 0.24x (±2%) against 0.24x (at it, within noise)" in at and "± 0.00" not in at
