@@ -83,3 +83,14 @@ def test_compile_alone_and_the_references_reading_print_that_noise():
     assert "passes that 1.09x by no more than the round-to-round noise (±4%, ± 0.05 on 1.14x)" in edge
     at = report.references_reading(1, "memory-bound (L3)", [("by hand", 0.24, 0.02, 0.24)])
     assert "by hand 0.24x (±2%) against 0.24x (at it, within noise)" in at and "± 0.00" not in at
+
+
+def test_03_smaller_wording_items():
+    """t31_0304 other (e), (f), (g): the small-message reading is the last two lines, not the last one; "barely
+    matters" names the rule that keeps a 1.19x row "no difference shown"; fsync is explained."""
+    small = " ".join(_markdown("03_ddp.ipynb", "read the small messages").split())
+    assert small.startswith("The last two lines above read the small messages")
+    knobs = " ".join(_markdown("03_ddp.ipynb", "barely matters").split())
+    assert "barely matters (by the table's every-round rule)" in knobs
+    saved = " ".join(_markdown("03_ddp.ipynb", "`fsync`").split())
+    assert "`fsync` it (force it to disk)" in saved
