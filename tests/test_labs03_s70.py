@@ -1,5 +1,7 @@
 """Labs 00-03, the thirty-first reading's fixes (t31_labs03)."""
 
+import pytest
+
 
 def _fit_of(name, alpha_us, beta_gbs, sizes, measured="in this run"):
     from utils.labs.fix_the_article import checks as lab
@@ -86,3 +88,56 @@ def test_where_a_round_is_set_aside_the_long_clause_states_the_bound_once():
     said = _said(rounds.miss_sentence([1.5], [1.0], BAND, {"a": [0.5] + [2.0] * 8}, {"a": pp}))
     assert "took over 2x its fastest round has its ratio lowered by that jump" in said
     assert "No ping-pong round jumped" not in said and "so counted as it fell" not in said
+
+
+# --- #3: lab 01's check 2 passed a turning length one token off --------------------------------------------------
+
+def _low_end(op, c):
+    """The learner's search returning its low end: the last memory-bound length."""
+    from tests.test_lab_predict_the_roofline import turning_length
+
+    return turning_length(op, c) - 1
+
+
+def _half_square(op, c):
+    """Intensity with T²/2 causal scores for T(T+1)/2 (a count check 1's 2 % lets through): the turn a token late."""
+    from dataclasses import replace
+
+    from tests.test_lab_predict_the_roofline import count
+
+    def intensity(n):
+        flops, n_bytes = count(op.with_length(n))
+        if op.dims["causal"]:
+            flops *= n / (n + 1)  # T²/2 of T(T+1)/2
+        return flops / n_bytes
+
+    n = 1
+    while intensity(n) < c.ridge:
+        n += 1
+    return n
+
+
+
+@pytest.mark.mutants
+@pytest.mark.parametrize("mutant, says", [
+    (_low_end, "the last memory-bound one, a token short of the first compute-bound"),
+    (_half_square, "counts T²/2 scores under the causal mask"),
+], ids=["low end", "T^2/2"])
+def test_a_turning_length_a_token_off_fails_naming_the_slip(mutant, says):
+    from utils import checks
+    from utils.labs.predict_the_roofline import checks as lab
+
+    verdict = lab.check_turning(mutant, show=False)
+    assert verdict.status == checks.FAILED and says in verdict.message, str(verdict)
+
+
+def test_no_test_ridge_ties_with_a_length_so_the_length_is_one_whole_number():
+    from utils.labs.predict_the_roofline import checks as lab
+    from utils.labs.predict_the_roofline import reference
+
+    for c in lab.TEST_CEILINGS:
+        for op in lab.TEST_ATTENTIONS:
+            turn = reference.first_compute_bound(op, c.ridge)
+            assert reference.intensity(op.with_length(turn)) != c.ridge  # strictly past: ">" and ">=" agree
+    from tests.test_lab_predict_the_roofline import turning_length
+    assert lab.check_turning(turning_length, show=False).passed  # the right length still passes, exactly
