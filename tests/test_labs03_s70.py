@@ -141,3 +141,25 @@ def test_no_test_ridge_ties_with_a_length_so_the_length_is_one_whole_number():
             assert reference.intensity(op.with_length(turn)) != c.ridge  # strictly past: ">" and ">=" agree
     from tests.test_lab_predict_the_roofline import turning_length
     assert lab.check_turning(turning_length, show=False).passed  # the right length still passes, exactly
+
+
+# --- other problems -------------------------------------------------------------------------------------------
+
+def test_lab_03_names_sgd_as_the_checks_choice_not_lesson_03s():
+    from pathlib import Path
+
+    import nbformat
+
+    nb = nbformat.read(Path(__file__).resolve().parents[1] / "labs/03_ddp_from_scratch.ipynb", as_version=4)
+    said = " ".join(nb.cells[6].source.split())
+    assert "lesson 03's DDP loop (join the group, move then wrap), with SGD as the checks use" in said
+    assert "as it is" not in said  # lesson 03's recipe steps AdamW
+
+
+def test_lab_02_says_more_micro_batches_each_pay_their_cost():
+    import inspect
+
+    from utils.labs.balance_the_pipeline import take_away
+
+    source = inspect.getsource(take_away)
+    assert "With more micro-batches, each paying its own cost, m=" in source and "paid their own cost once" not in source
