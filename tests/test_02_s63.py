@@ -43,7 +43,7 @@ def test_claims_row_and_same_step_note_agree_with_section_3():
         entries = [("section 3", "hand-written", row)]
         claim = naive.launches_claim("naive", entries)
         note = naive.same_step_note(entries)
-        assert ("rounds past the spread: section 3 1.12x" in claim.verdict) == finding
+        assert ("reached by no reference): section 3 1.12x" in claim.verdict) == finding
         assert ("a finding to explain" in note) == finding
         assert ("a finding to explain" in report.headline_verdict(row)) == finding
 

@@ -81,7 +81,8 @@ def test_the_claims_row_names_which_pairs_agree_and_which_lie_apart():
     said = naive.launches_claim("naive", entries).verdict
     assert ("by the noise rule, launch by launch: section 5 reads below 1x, section 3 and section 8 no effect; "
             "launch against launch (the noise rule): section 3 and section 5 agree; section 3 and section 8, "
-            "section 5 and section 8 apart; rounds past the spread:") in said
+            "section 5 and section 8 apart; ") in said
+    assert "to explain (past the spread, reached by no reference): " in said
     assert naive._pairs_claim(entries[:2]).endswith(": section 3 and section 5 agree")
     assert naive._pairs_claim(entries[1:]).endswith(": section 5 and section 8 apart")
 

@@ -30,7 +30,9 @@ def test_a_round_within_the_spread_is_not_set_beside_its_own_reference():
     block, closing = report.naive_process_reading(LOW_OWN), report.naive_closing(LOW_OWN)
     for said in (block, closing):
         assert "round 3" not in said and "a finding to explain" not in said, said
-    assert block.endswith("2 of 5 rounds under it): no cause to read."), block
+    # t31_02 #3: rounds 1-2, past the spread, are named as their own references explain them
+    assert block.endswith("2 of 5 rounds under it): rounds 1 and 2: explained by their own rounds' references; the "
+                          "median and rounds 3, 4 and 5: no cause to read."), block
     assert closing.startswith("In short, this run's naive split: 1.02x ± 0.04 against its 1x bound; within noise "
                               "of it, as theory says, and nothing left to explain: 2 of 5 rounds (1.09x, 1.08x)")
     assert closing.endswith("no finding left."), closing
@@ -74,17 +76,19 @@ def test_a_round_within_the_work_scaled_reference_is_no_finding_in_the_summary()
     assert noise.printed(reached) == (0.98, 0.01) and round(reached.work_bound, 2) == 1.02
     assert "within the work-scaled reference (1.02x + 0.01 = 1.03): no finding" in report.rounds_above_bound(reached)
     verdict = report.launches_claim("naive split vs one device", _launches(reached)).verdict
-    assert "rounds past the spread" not in verdict and "to explain" not in verdict, verdict
+    assert "past the spread" not in verdict and "to explain" not in verdict, verdict
 
 
 def test_a_round_past_the_work_scaled_reference_is_still_named_in_the_summary():
     # the other branch: 1.05x lies past 1.02 + 0.01 = 1.03 as well: a finding, named in the row
     past = _gpipe([0.98, 1.05, 0.97, 0.98, 0.99])
     verdict = report.launches_claim("naive split vs one device", _launches(past)).verdict
-    assert verdict.endswith("; rounds past the spread: section 5 1.05x (a finding to explain)"), verdict
+    assert verdict.endswith("; a round that stays a finding to explain (past the spread, reached by no "
+                            "reference): section 5 1.05x"), verdict
     # no work measured: no reference, and the round past the spread stays a finding
     bare = _gpipe([0.98, 1.03, 0.97, 0.98, 0.99], cpu=(), one=0.0)
-    assert report.launches_claim("x", _launches(bare)).verdict.endswith("section 5 1.03x (a finding to explain)")
+    assert report.launches_claim("x", _launches(bare)).verdict.endswith(
+        "a finding to explain (past the spread, reached by no reference): section 5 1.03x")
 
 
 # --- #3 and #4: section 8's extra time, its ± half up, and one test for every reading ------------------------

@@ -21,9 +21,9 @@ def test_the_count_is_over_every_quantized_path_timed_and_names_those_not_short(
     # stood at its reference (0.26x against 0.24x, noise 6%)
     some = report.references_reading(1, "memory-bound (L3)", [INT8, LEGACY], timed=[BY_HAND_AT, LEGACY])
     assert some == ("At batch 1 (memory-bound (L3)) 1 of the 2 quantized paths timed (section 4's collapsed table) "
-                    "fell short of their roofline references; not short: int8 weight-only, by hand 0.25x ± 0.02 against "
-                    "0.24x (at it, within noise). The figures the lesson reads: torchao's int8 over compiled fp32 "
-                    "1.03x against 3.97x (no gain beyond noise); torch.ao int8 dynamic (deprecated) 2.19x against "
+                    "fell short of their roofline references; not short: int8 weight-only, by hand 0.25x "
+                    "(±6%, ± 0.02 on 0.25x) against 0.24x (at it, within noise). The figures the lesson reads: "
+                    "torchao's int8 over compiled fp32 1.03x against 3.97x (no gain beyond noise); torch.ao int8 dynamic (deprecated) 2.19x against "
                     "3.97x (40% of its gain).")
     assert "every" not in some
 
@@ -34,7 +34,8 @@ def test_all_none_or_the_one_path_timed():
            "The figures the lesson reads: torchao's int8" in every and "not short" not in every
     none = report.references_reading(1, "x", [INT8], timed=[BY_HAND_AT, ABOVE])
     assert ("none of the 2 quantized paths timed (section 4's collapsed table) fell short of its roofline "
-            "reference: int8 weight-only, by hand 0.25x ± 0.02 against 0.24x (at it, within noise); B 4.50x against "
+            "reference: int8 weight-only, by hand 0.25x (±6%, ± 0.02 on 0.25x) against 0.24x (at it, within "
+            "noise); B 4.50x against "
             "3.97x (above it, beyond noise).") in none
     one_short = report.references_reading(1, "x", [INT8], timed=[LEGACY])
     assert "the one quantized path timed (section 4's collapsed table) fell short of its roofline reference. " \

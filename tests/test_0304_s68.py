@@ -83,8 +83,9 @@ def test_each_charts_collapsed_sentence_says_only_why_the_later_rank_was_late():
               "steps": [{"start": 0.0, "ready": ready, "step": 0.1146, "calls": {}}]}
              for r, ready in ((0, 0.0669), (1, 0.0711))]
     said = overlap.drawn_text("by hand", ranks, 0, " (simulated on CPU)")
-    assert said == ("By hand's chart, step 1: rank 1's last gradient came 4.2 ms after rank 0's because its "
-                    "forward+backward took 4.2 ms longer, not because of the start (simulated on CPU).")
+    assert said == ('Chart "by hand", step 1: rank 1\'s last gradient came 4.2 ms after rank 0\'s because its '
+                    "forward+backward took 4.2 ms longer; the two ranks left the barrier 0.0 ms apart, so not "
+                    "because of the start (simulated on CPU).")
     assert "the chart draws" not in said and "median step" not in said  # the title's words, not repeated
 
 

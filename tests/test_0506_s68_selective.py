@@ -41,4 +41,4 @@ def test_nothing_to_explain_where_the_rounds_showed_selective_faster():
 def test_section_2_prints_it_beside_the_prediction():
     cells = json.loads(NOTEBOOK.read_text())["cells"]
     code = "".join(cells[16]["source"])
-    assert "expected_gain_words(full_step, predicted, gain, noise)" in code
+    assert "expected_gain_words(full_fast, predicted, gain, noise)" in code

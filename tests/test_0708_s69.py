@@ -56,7 +56,7 @@ def test_a_7b_step_s_floor_is_the_chosen_plan_s_and_the_reason_after_it_starts_a
     assert "about a third less" not in lora
     full = guide._with_step_time(guide.Step("memory", "full, DDP over 2", "fits"), shape, 8, 2, peak, 5000).why
     # 6 x ... = 228.8 s = 3.81 min; 3.81 x 5,000 / 60 = 317.5 h, half up 318
-    assert "at least 6 x 6.86 bn" in full and "= 3.81 min (full training's FLOPs" in full and "318 h" in full
+    assert "at least 6 x 6.86 bn" in full and "= 3.81 min (at 100 % MFU; full training's FLOPs" in full and "318 h" in full
 
 
 def test_the_drawn_pass_s_compute_names_a_busier_moment_where_the_caption_does():

@@ -737,7 +737,7 @@ def test_the_drawn_step_line_says_which_step_its_time_and_why_the_late_rank_was_
     # (the step, its time and the table's median are in the chart's title since the twenty-ninth reading)
     skewed = _ranks([80], [79], starts1=[4.0], steps1=[95.0])  # lag 3 ms, all of it the later start
     text = overlap.drawn_text("by hand", skewed, 0, " (simulated)")
-    assert text.startswith("By hand's chart, step 1: rank 1's last gradient came 3.0 ms after rank 0's")
+    assert text.startswith('Chart "by hand", step 1: rank 1\'s last gradient came 3.0 ms after rank 0\'s')
     assert "because it left the barrier 4.0 ms later; its forward+backward took 1.0 ms less" in text
     assert text.endswith("(simulated).")
     slower = overlap.drawn_text("by hand", _ranks([80], [86], starts1=[1.0]), 0)
@@ -749,7 +749,7 @@ def test_the_drawn_step_line_says_which_step_its_time_and_why_the_late_rank_was_
     assert "rank 0's last gradient came 1.0 ms after rank 1's" in printed
     assert "its forward+backward took 5.0 ms longer" in printed and "4.9 ms" not in printed
     even = overlap.drawn_text("by hand", _ranks([80], [80]), 0)
-    assert "both ranks left the starting barrier level, and their last gradients were ready level (0.0 ms apart " \
+    assert "both ranks left the starting barrier 0.0 ms apart, and their last gradients were ready level (0.0 ms apart " \
         "as printed)" in even and "neither waited for the other's backward to end" in even
     # Reader t4_0304 #2: by hand, the collapsed block gives rank 0 4.9 ms waiting inside its 53 calls of the
     # same step, so "neither waited" alone was false; DDP's buckets have no per-tensor calls to name

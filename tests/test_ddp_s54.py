@@ -24,8 +24,10 @@ def test_each_side_of_mostly_names_the_larger_part_and_the_rest():
 
 
 def test_one_part_alone_or_a_part_against_the_lag_is_named_with_its_sign():
-    assert late_because(0.0, 5.4, 5.4) == "because its forward+backward took 5.4 ms longer, not because of the start"
-    assert late_because(3.0, 0.0, 3.0) == "because it left the barrier 3.0 ms later, not because it computed longer"
+    assert late_because(0.0, 5.4, 5.4) == ("because its forward+backward took 5.4 ms longer; the two ranks left the "
+                                           "barrier 0.0 ms apart, so not because of the start")
+    assert late_because(3.0, 0.0, 3.0) == ("because it left the barrier 3.0 ms later; the two forward+backward passes "
+                                           "took the same time (0.0 ms apart), so not because it computed longer")
     against = late_because(4.0, -1.0, 3.0)  # left 4.0 ms later, computed 1.0 ms less: 3.0 ms late
     assert against == ("because it left the barrier 4.0 ms later; its forward+backward took 1.0 ms less, which "
                        "made up part of that")

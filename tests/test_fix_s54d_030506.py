@@ -101,5 +101,5 @@ def test_the_step_miss_and_its_parts_are_judged_by_one_rule_in_ms():
     said = summary.prediction_miss(90.0e-3, predicted, plain, tolerance, "the rounds' noise", False)
     assert said.startswith("-3.6 ms (-4.3% of the plain step): below it beyond") and "cannot say where" in said
     code = cell_source("06_memory.ipynb", 16)
-    assert "near = prediction_within(sel_step, predicted, tolerance * plain_step)" in code
+    assert "near = prediction_within(sel_fast, predicted, tolerance * plain_step)" in code
     assert "{off:+.0%}" not in code

@@ -448,7 +448,7 @@ def test_the_cost_table_prints_each_share_signed_or_no_gap_never_a_clamped_zero(
            "model counts 0: it never credits a technique with a saving)" in " ".join(said.split()), said
     above = dict(rounds, **{"micro-batch": [1.01] * 5})  # within noise the other way: counted as measured
     said = describe_costs(costs_of(above), above)
-    assert "each extra micro-batch +1% (within the noise: no effect shown)" in said, said
+    assert "each extra micro-batch +1% (within the noise: no effect shown; the cost model still counts it)" in said, said
 
 
 def test_one_noise_for_the_cost_table_a_one_percent_gap_is_within_it():

@@ -21,7 +21,7 @@ def test_a_saving_beyond_the_noise_is_printed_as_counted_0_and_why():
     assert ("each extra micro-batch -6% (measured faster than the plain step, beyond the table's noise; the cost "
             "model counts 0: it never credits a technique with a saving)") in said, said
     # within the noise the other way: no effect shown, counted as measured, and no clamp named
-    assert "chunked loss +1% (within the noise: no effect shown)" in said, said
+    assert "chunked loss +1% (within the noise: no effect shown; the cost model still counts it)" in said, said
     # within the noise on the faster side: counted 0 too, said so
     near = dict(rounds, **{"micro-batch": [0.98] * 5})
     assert "each extra micro-batch -2% (within the noise: no effect shown; the cost model counts 0)" in \

@@ -483,7 +483,8 @@ def test_a_ping_pong_jump_sets_aside_only_a_verdict_it_could_have_produced():
     assert lab.ping_pong_jumps(pp) == 5 and lab.ping_pong_jumps(steady) == 1 and lab.ping_pong_jumps([]) == 0
     text = lab.miss_sentence([2.0, 2.0], [1.0, 1.0], BAND_25, {"a": GAP, "b": GAP}, {"a": pp, "b": steady})
     assert "- a: 9 of 9 above 1, median 2.00x, range 1.20-2.50x: the split's messages longer" in text
-    assert "set aside" not in text  # every jumped round is above 1, so counted: the rule's aside is not stated
+    assert "its side is unknown" not in text  # every jumped round is above 1, so counted: the rule's aside is not
+    assert '"a" rounds 2, 3, 4, 6 and 9; "b" round 9, none below 1, so counted as it fell' in text  # stated (t31 #2)
     low = [0.5, 0.4, 0.3, 0.6, 0.9, 0.5, 1.2, 0.8, 0.4]  # 8 of 9 below 1: 'shorter' by the sign test...
     text = lab.miss_sentence([2.0], [1.0], BAND_25, {"a": low}, {"a": pp})  # ...but 5 of those 8 rounds jumped
     assert "below 1, its side is unknown, so it is set aside, whichever verdict it would lead to" in text
@@ -761,7 +762,8 @@ def test_the_reading_is_short_lines_one_a_plan_without_the_moot_aside():
     lines = text.splitlines()
     assert [line[:10] for line in lines[:3]] == ["The model:", "The link: ", "The rule, "]
     assert lines[3].startswith("- a: ") and lines[4].startswith("- b: ") and len(lines) == 6
-    assert "aside" not in text and "they count" not in text
+    assert "its side is unknown" not in text and "they count" not in text  # t31_labs03 #2: the bound alone is
+    assert 'jumped: here "a" rounds 1, 3 and 5; "b" rounds 1, 3 and 5, none below 1, so counted' in text  # stated
     assert lines[5].startswith("By that rule the rounds showed the split's messages longer in no plan: this run "
                                "shows no difference") and "were the split's messages longer" not in text
     shorter = lab.miss_sentence([1.0], [1.0], BAND_30, {"a": [0.5] * 9})

@@ -124,8 +124,8 @@ def test_the_link_block_sets_lesson_00s_fit_beside_this_labs_and_says_why_they_d
                    "on 2026-12-05 (this machine's stored profile)")
     said = lab.lesson_link_words(this, kept)
     assert said.startswith("Lesson 00's fit of the same path, kept in the machine profile on 2026-12-05: "
-                           "alpha 75.8 µs, beta 3.48 GB/s, fitted on 4 B-64 MiB; this lab's, alpha 109.6 µs, "
-                           f"beta 3.31 GB/s, is fitted on 4 B-4 MiB (the sizes its splits send), "
+                           "alpha 75.8 µs, beta 3.48 GB/s, fitted on 4 B-64 MiB; this lab's, alpha 109.6 µs (+45% from "
+                           f"lesson 00's), beta 3.31 GB/s (-5%), is fitted on 4 B-4 MiB (the sizes its splits send), "
                            f"{lab.split.LINK_REPEATS} round trips a size, now.")
     assert "A fit moves with the sizes it is made on and the moment it is measured" in said
     alone = lab.lesson_link_words(this, None)

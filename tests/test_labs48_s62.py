@@ -41,7 +41,8 @@ def test_two_groups_print_the_range_and_no_median_or_scaled_saving():
                            "it (every round above 1.00x; both counts"), said
     assert ("smallest first: 1.76x, 1.91x, 3.10x, 28.49x, 34.36x: 3 rounds from 1.76x to 3.10x and 2 rounds from "
             "28.49x to 34.36x, a gap of 28.49 - 3.10 = 25.39x, wider than either group's range (3.10 - 1.76 = "
-            "1.34x; 34.36 - 28.49 = 5.87x). All 5 rounds' median ± spread, 3.10x ± 13.29, reaches below zero, "
+            "1.34x; 34.36 - 28.49 = 5.87x). All 5 rounds' median ± spread, 3.10x ± 13.29 (half the middle half's "
+            "range, (28.49 - 1.91) / 2), reaches below zero, "
             "where no speed ratio lies (3.10 - 13.29 < 0) and stops short of the other group (3.10 + 13.29 = "
             "16.39x): one ± cannot describe two groups.") in said, said  # t27: no negative ratio
     assert "1203.4" not in said and "399.0" not in said, said   # t30: no ms range beside the profile's

@@ -90,7 +90,8 @@ KEPT = {"optimizer": 16.3, "evaluate": 194.8, "checkpoint": 30.4}
     ({"slow": 1, "launcher": 1, "ratios": [], "slow_ms": [], "launcher_ms": []}, 1040.0,
      "the launcher gives the slow script's count: nothing to time"),
     (_timed(1.76, 1.91, 3.10, 28.49, 34.36), 1040.0,
-     "its rounds fall in two groups, so what the thread count saves is not measured here"),
+     "the launcher's 1 thread a worker ran faster in every round (1.76x to 34.36x as fast), but the rounds fall "
+     "in two groups, so how much it saves is not measured here"),
     (_timed(0.98, 0.99, 1.00, 1.01, 1.02), 1040.0, "ran no faster measured here, so the threads explain none"),
     (_timed(2.5, 2.5, 2.55, 2.6, 2.6), None, "ran faster, but your step did not show that saving"),
     (_timed(*RUNS_ON), 1040.0, "ran 2.55x ± 0.81 as fast: the threads explain part of the miss, not all of it"),

@@ -64,8 +64,8 @@ def test_lab08_the_readers_two_groups_print_no_negative_ratio():
 
     timed = {"slow": 2, "launcher": 1, "ratios": [2.30, 2.37, 3.71, 20.37, 24.32], "slow_ms": [], "launcher_ms": []}
     said = _flat(threads_sentence(timed, 1596.0, 1481.0))
-    assert "3.71x ± 9.00, reaches below zero, where no speed ratio lies (3.71 - 9.00 < 0) and stops short of the " \
-           "other group (3.71 + 9.00 = 12.71x)" in said, said
+    assert "3.71x ± 9.00 (half the middle half's range, (20.37 - 2.37) / 2), reaches below zero, where no speed " \
+           "ratio lies (3.71 - 9.00 < 0) and stops short of the other group (3.71 + 9.00 = 12.71x)" in said, said
     assert "= -" not in said and " -5.29" not in said, said
 
 

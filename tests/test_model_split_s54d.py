@@ -75,14 +75,15 @@ def test_the_claims_row_keeps_each_launchs_rounds_past_the_spread():
                                             ("section 8", "c", s8)])
     assert claim.verdict.startswith("within noise of 1x in every launch: no effect shown, as the bound says")
     # t24_02 #3: section 3's 1.11x is not past its own round's per-process reference (1.11x): left out
-    assert claim.verdict.endswith("; rounds past the spread: section 5 1.15x, section 8 1.18x "
-                                  "(findings to explain)")
+    assert claim.verdict.endswith("; rounds that stay findings to explain (past the spread, reached by no "
+                                  "reference): section 5 1.15x, section 8 1.18x")
     # one launch's round only: singular; none: no clause
+    ONE_LABEL = "; a round that stays a finding to explain (past the spread, reached by no reference): "
     calm = _naive((1.03, 1.02, 0.96, 0.997, 0.97))
     one = report.launches_claim("naive", [("section 3", "a", calm), ("section 5", "b", s5)]).verdict
-    assert one.endswith("; rounds past the spread: section 5 1.15x (a finding to explain)")
+    assert one.endswith(f"{ONE_LABEL}section 5 1.15x")
     none = report.launches_claim("naive", [("section 3", "a", calm)]).verdict
-    assert "rounds past the spread" not in none and "no effect shown" in none
+    assert "to explain" not in none and "no effect shown" in none
 
 
 # --- new contradiction 3: "shares that cancel" beside 11% and 16% ------------------------------------------
@@ -126,9 +127,12 @@ def test_the_naive_timeline_names_the_round_it_draws():
 
 def test_the_per_process_rounds_at_or_below_1x_are_counted():
     said = report.naive_process_reading(_naive())
-    assert "though 2 of 5 rounds are at or below 1x (0.94x, 0.93x): a tendency, not a law" in said
+    # t31_02 #1: every such round printed under 1x reads "below"; one printed at 1x, "at or below"
+    assert "though 2 of 5 rounds are below 1x (0.94x, 0.93x): a tendency, not a law" in said
     assert "the lowest round" not in said
     one = report.naive_process_reading(_naive(process_bounds=(1.11, 1.11, 1.14, 0.94, 1.05)))
-    assert "though 1 of 5 rounds is at or below 1x (0.94x)" in one
+    assert "though 1 of 5 rounds is below 1x (0.94x)" in one
+    at = report.naive_process_reading(_naive(process_bounds=(1.11, 1.11, 1.14, 1.0, 1.05)))
+    assert "though 1 of 5 rounds is at or below 1x (1.00x)" in at
     every = report.naive_process_reading(_naive(process_bounds=(1.11, 1.11, 1.14, 1.04, 1.05)))
     assert "in every round the two stages alone cost less" in every

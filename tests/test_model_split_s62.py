@@ -66,9 +66,10 @@ def test_every_round_within_its_own_reference_leaves_no_finding():
 def test_the_claims_row_keeps_only_the_findings():
     row = _naive((1.18, 1.12, 1.11, 1.10, 1.13))
     claim = report.launches_claim("naive", [("section 3", "a", row)])
-    assert claim.verdict.endswith("; rounds past the spread: section 3 1.19x (a finding to explain)")
+    assert claim.verdict.endswith("; a round that stays a finding to explain (past the spread, reached by no "
+                                  "reference): section 3 1.19x")
     none = report.launches_claim("naive", [("section 3", "a", _naive((1.19, 1.12, 1.11, 1.10, 1.13)))])
-    assert "rounds past the spread" not in none.verdict
+    assert "past the spread" not in none.verdict
 
 
 # --- #1: the probe's price to two decimals wherever a share is read again at it -----------------------------

@@ -346,12 +346,13 @@ def test_the_work_scaled_reference_and_the_works_prediction_may_be_passed_and_th
     said = report.headline_verdict(near)
     assert said == ("faster, under the bound: 73% of its gain; above its work-scaled reference (1.39x), within the "
                     "rounds' spread (± 0.08)")
-    assert "above what the measured work predicts (1.39x), within the rounds' spread (± 0.08)" in \
+    assert "above what the measured work predicts (1.39x, imbalance included, unlike the work-scaled reference), within the rounds' spread (± 0.08)" in \
         report.explain_row(near)
     # section 7's split [2]: 1.16x ± 0.03 beside a prediction of 1.09x: beyond the spread, a finding
     slow = runs.Row(32, 4, "gpipe", 0.140, 0.153, [0.043, 0.124], cpu=[0.046, 0.128], baseline_cpu=0.152,
                     speedups=[1.20, 1.16, 1.18, 0.93, 1.12], split_points=(2,))
-    assert report.explain_row(slow).endswith("above what the measured work predicts (1.09x) by more than the "
+    assert report.explain_row(slow).endswith("above what the measured work predicts (1.09x, imbalance included, unlike the "
+                                             "work-scaled reference) by more than the "
                                              "rounds' spread (± 0.03): a finding to explain")
     # under both by more than the spread: the share of the reference's gain (cell 15's rule, t26_02 #3)
     low = runs.Row(32, 4, "gpipe", 0.107, 0.154, [0.07, 0.07], cpu=[0.0765, 0.0765], baseline_cpu=0.1326,

@@ -13,7 +13,7 @@ def test_one_wide_miss_is_one_median_noise_can_make_not_scatter_beyond_noise():
     said = line_check.pattern_sentence(SIZES, [0.18, 0.02, -0.43, 0.14, 0.19, 0.19])
     assert "change sign 2 times (+18% at 4 B, -43% at 1 MiB, +14% at 4 MiB, +19% at 16 MiB, +19% at 64 MiB)" in said
     assert ("their signs show no shape the line misses, but 1 MiB (-43%) is past ±20%, twice one median's noise: "
-            "one size's median alone, which noise can make; time it again.") in said
+            "one size's median alone, which a one-off busy moment can make; time it again.") in said
     assert "scatter more than noise" not in said and "1 of them are" not in said
 
 

@@ -713,11 +713,11 @@ def test_section_2_lists_every_op_the_retimed_probe_crosses_and_a_rough_compute_
     roof = NS(points=[mv, add, gelu], from_profile=True, bandwidth=bw, retimed=(None, NS(best=13.4e9)), threads=1,
               ceilings=NS(flops=180e9, bandwidth=18.7e9), RETIMED="the same probe timed beside the ops, this run")
     said = report.roof_choice_sentence(mv, roof)
-    assert ("The re-timed figure puts 1 more op on the other side of its roof (add (78%, re-timed 1.2 / 1.1 GFLOP/s "
+    assert ("The re-timed figure puts 1 other memory-bound op on the other side of its roof (add (78%, re-timed 1.2 / 1.1 GFLOP/s "
             "= 109%))") in said
     assert "gelu" not in said and "add" in report.memory_claim(roof).verdict
     alone = NS(**{**vars(roof), "points": [mv, gelu]})
-    assert "more op" not in report.roof_choice_sentence(mv, alone)
+    assert "other memory-bound op" not in report.roof_choice_sentence(mv, alone)
     fc = point("GPT fc", 46.5, 0.82, bound="compute", spread=0.52)
     assert report.roof_claim("fc", fc).verdict == "82% of its roof; rough: its spread 52%, over 50%"
     assert report.roof_claim("fc", NS(**{**vars(fc), "spread": 0.2})).verdict == "82% of its roof"

@@ -87,7 +87,7 @@ def take_away(p: Pipelined | None) -> str:
         lines[-1] += fewer_words(p, least, first, fewest, slower)  # only causes large enough for the gap
     if larger:
         most = max(larger, key=lambda x: x.m)
-        lines[-1] += (f"More of them paid their own cost once each: at m={most.m} the step ran "
+        lines[-1] += (f"With more micro-batches, each paying its own cost, m={most.m} ran "
                       f"{most.speedup:.2f}x, though the bubble by the formula (p-1)/(m+p-1) shrank to "
                       f"{1 / (most.m + 1):.0%}.")
     else:

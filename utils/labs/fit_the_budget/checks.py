@@ -322,12 +322,14 @@ def _name(name: str) -> str:
 
 def _signed(share: float, noise: float = 0.0) -> str:
     """A measured share of the plain step's time, after its name: " +14%", " 0% (no gap)" (0% as printed),
-    " -1% (within the noise: no effect shown; the cost model counts 0)" where the table's ``noise`` covers it,
+    " -1% (within the noise: no effect shown; the cost model counts 0)" where the table's ``noise`` covers it
+    (" +5% (...; the cost model still counts it)" above 0),
     or " -5% (measured faster ..., beyond the table's noise; the cost model counts 0: ...)" (``costs_of``)."""
     if claims.as_printed(share, 2) == 0:   # printed as a whole percent: 0.4 % reads 0%
         return " 0% (no gap)"
     if claims.as_printed(abs(share), 2) <= noise:
-        counted = "; the cost model counts 0" if share < 0 else ""  # the cost model clamps negative costs
+        # the cost model clamps negative costs, and prices a positive one as measured, noise or not (t31 #5)
+        counted = "; the cost model counts 0" if share < 0 else "; the cost model still counts it"
         return f" {claims.signed_percent(share)} (within the noise: no effect shown{counted})"
     faster = (" (measured faster than the plain step, beyond the table's noise; the cost model counts 0: it never "
               "credits a technique with a saving)") if share < 0 else ""

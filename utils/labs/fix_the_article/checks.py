@@ -425,7 +425,8 @@ def lesson_link_words(link_fit, kept) -> str:
     written): the two differ by the sizes fitted, the repeats and the moment, and the lab's predictions use
     this lab's (t29_labs03 #2: two alphas 48% apart, with no word between them)."""
     span = lambda fit: f"{_size_words(min(fit.sizes))}-{_size_words(max(fit.sizes))}"  # noqa: E731
-    this = (f"this lab's, alpha {link_fit.fit.alpha * 1e6:,.1f} µs, beta {link_fit.fit.beta / 1e9:.2f} GB/s, "
+    da, db = _apart(link_fit.fit, kept.fit) if kept is not None else ("", "")
+    this = (f"this lab's, alpha {link_fit.fit.alpha * 1e6:,.1f} µs{da}, beta {link_fit.fit.beta / 1e9:.2f} GB/s{db}, "
             f"is fitted on {span(link_fit.fit)} (the sizes its splits send), {split.LINK_REPEATS} round trips "
             "a size, now")
     if kept is None:
@@ -435,6 +436,14 @@ def lesson_link_words(link_fit, kept) -> str:
             f"{kept.fit.alpha * 1e6:,.1f} µs, beta {kept.fit.beta / 1e9:.2f} GB/s, fitted on {span(kept.fit)}; "
             f"{this}. A fit moves with the sizes it is made on and the moment it is measured: every prediction "
             "of the lab uses this lab's, made on the sizes the splits send.")
+
+
+def _apart(this, kept) -> tuple[str, str]:
+    """How far this lab's alpha and beta sit from lesson 00's, worked from the figures as printed (µs to one
+    decimal, GB/s to two; half up): " (-20% from lesson 00's)", " (+63%)" (t31_labs03 #1: lesson 00 promises it)."""
+    da = claims.printed_ratio(this.alpha, kept.alpha, 1, 1e-6) - 1
+    db = claims.printed_ratio(this.beta, kept.beta, 2, 1e9) - 1
+    return f" ({claims.signed_percent(da)} from lesson 00's)", f" ({claims.signed_percent(db)})"
 
 
 def _size_words(n: int) -> str:

@@ -13,8 +13,8 @@ from utils.labs.fix_the_article import split  # the two ping-pongs' protocols, w
 from utils.labs.fix_the_article.twins import same_messages, span_us, twin_words  # noqa: F401 (same_messages: checks)
 from utils.lessons.start_here.line_check import printed_time  # lesson 00's: alpha + n / beta from the printed two
 from utils.labs.fix_the_article.verdict import (  # noqa: F401 (the rule for one plan's rounds, re-exported)
-    JUMP, SIGN_LEVEL, gap_of, jumped_rounds, known_rounds, ping_pong_jumps, rounds_words, rule_words, set_aside,
-    side_of, sign_test_least, verdict_of)
+    JUMP, SIGN_LEVEL, gap_of, jump_words, jumped_rounds, known_rounds, ping_pong_jumps, rounds_words, rule_words,
+    set_aside, side_of, sign_test_least, verdict_of)
 
 
 def us_ratio(over: float, under: float) -> float:
@@ -181,6 +181,8 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
                       "lowered by that jump: above 1, it is counted (it would be above 1 without the jump too); "
                       "below 1, its side is unknown, so it is set aside, whichever verdict it would lead to, and "
                       "the plan is judged on its other rounds. " + SPLIT_JUMPS_COUNTED)
+    else:  # the bound is stated either way: cell 25 says the block states it
+        lines[-1] += jump_words(rounds, jumped)
     lines[-1] += "For each plan, its rounds above 1, and the median and range of its rounds' ratios (table below):"
     lines += ["- " + rounds_words(name, rounds[name], cases[name], jumped.get(name, set())) for name in rounds]
     return "\n".join(lines + _verdict_lines(ratios, pp_ratios, band, rounds, cases, tables, medians, bands))

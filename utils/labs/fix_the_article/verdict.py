@@ -106,10 +106,26 @@ def _aside_words(ratios: list[float], jumped: set[int]) -> str:
     below = sum(side_of(x) == "below" for x in known)
     needs = (f"the rule needing {least} on one side" if least <= len(known)
              else "too few for the rule to show a difference")
-    numbers = [str(i + 1) for i in aside]
-    named = f"round {numbers[0]}" if len(numbers) == 1 else f"rounds {', '.join(numbers[:-1])} and {numbers[-1]}"
-    return (f"; {named} set aside (below 1, its ping-pong over {JUMP:.0f}x its fastest): of the other "
+    return (f"; {_rounds_named(aside)} set aside (below 1, its ping-pong over {JUMP:.0f}x its fastest): of the other "
             f"{len(known)}, {above} above 1 and {below} below, {needs}")
+
+
+def jump_words(rounds: dict[str, list[float]], jumped: dict[str, set[int]]) -> str:
+    """The jump bound, stated where no round is set aside (the rule's long clause states it where one is): which
+    rounds' ping-pong jumped, numbered from 1 as the table numbers them, and that they are counted (none below 1),
+    or that none jumped (t31_labs03 #2: lab 00's cell 25 says the block states the bound)."""
+    bound = f"over {JUMP:.0f}x its plan's fastest round"
+    named = [f'"{name}" {_rounds_named(sorted(jumped.get(name, ())))}' for name in rounds if jumped.get(name)]
+    if not named:
+        return f"No ping-pong round jumped ({bound}), so no round is set aside. "
+    return (f"A ping-pong round {bound} jumped: here {'; '.join(named)}, none below 1, so counted as it fell (a jump only "
+            "lowers a round's ratio; below 1, such a round would be set aside). ")
+
+
+def _rounds_named(indices: list[int]) -> str:
+    """Rounds by their number from 1: "round 4", "rounds 2 and 5", "rounds 1, 3 and 7"."""
+    numbers = [str(i + 1) for i in indices]
+    return f"round {numbers[0]}" if len(numbers) == 1 else f"rounds {', '.join(numbers[:-1])} and {numbers[-1]}"
 
 
 def _is_are(count: int) -> str:

@@ -22,6 +22,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import bench, claims
 from utils.labs.make_it_fast import script
+from utils.labs.make_it_fast.threads_groups import groups_verdict, spread_working
 from utils.launch import current_backend, current_device, keep_until_exit
 
 ROUNDS = 5  # paired rounds after one warm-up pair: from 4 rounds on, claims' spread is the middle half's
@@ -509,8 +510,8 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
             f"workers after the profile, after a warm-up) gave, smallest first: "
             + ", ".join(f"{x:.2f}x" for x in shown)
             + f": {' and '.join(_group(g) for g in sorted((kept, apart), key=min))}, {_apart_text(kept, apart)}. "
-            f"All {len(ratios)} rounds' median ± spread, {value:.2f}x ± {whole:.2f}, reaches "
-            f"{_edge_text(value, whole, high)} and stops short of the other group ({value:.2f} "
+            f"All {len(ratios)} rounds' median ± spread, {value:.2f}x ± {whole:.2f} ({spread_working(shown)}), "
+            f"reaches {_edge_text(value, whole, high)} and stops short of the other group ({value:.2f} "
             f"{'+' if high else '-'} {whole:.2f} = {other:.2f}x): one ± cannot describe two groups")
     # no ms a micro-batch beside the profile's here (thirtieth reading: the block was long): rounds in two
     # groups give no one figure to set against it, so the range added length and no conclusion
@@ -528,7 +529,7 @@ def threads_verdict(timed: dict | None, fb_ms: float, miss_ms: float | None, rea
     if not timed or not timed["ratios"]:
         return "not timed here" if not timed else "the launcher gives the slow script's count: nothing to time"
     if not gathered(timed["ratios"]):
-        return "its rounds fall in two groups, so what the thread count saves is not measured here"
+        return groups_verdict(timed)
     ratios = timed["ratios"]
     value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
     if not claims.speedup_verdict(value, None, spread, rounds=ratios).startswith("faster"):

@@ -97,10 +97,10 @@ def count_mistake(op: LabOp, flops: float, n_bytes: float, right_flops: float, r
 
 def turning_mistake(op: LabOp, c, answer: float, first_compute_bound, answers: dict) -> str | None:
     """Why ``answer`` is not the first length at which attention ``op`` is compute-bound on ceilings ``c``
-    (within 2 % or one token), or None. ``answers``: {name: (op, length)} of the learner's lengths so far on
-    the same ceilings."""
+    (exactly: the test ridges tie at no length, so ">" and ">=" agree and a token off is a slip, t31_labs03 #3),
+    or None. ``answers``: {name: (op, length)} of the learner's lengths so far on the same ceilings."""
     def near(length):
-        return abs(answer - length) <= max(1, 0.02 * length)
+        return answer == length
 
     where = f"{op.name} on a machine of ridge {c.ridge:g} FLOPs/byte"
     if answer != int(answer) or answer < 1:
@@ -113,6 +113,9 @@ def turning_mistake(op: LabOp, c, answer: float, first_compute_bound, answers: d
              (replace(op, dims=dict(op.dims, causal=not causal)), c.ridge,
               "counts every score: the causal mask halves the work, not the bytes" if causal else
               "assumes a mask this attention does not have")]
+    if causal:  # T²/2 scores for T(T+1)/2 halves the unmasked intensity: the unmasked turn at twice the ridge
+        slips.append((replace(op, dims=dict(op.dims, causal=False)), 2 * c.ridge,
+                      "counts T²/2 scores under the causal mask: it keeps T(T+1)/2, the diagonal too"))
     if op.dtype != torch.float32:
         slips.append((replace(op, dtype=torch.float32), c.ridge,
                       f"assumes 4 bytes an element: this attention is {str(op.dtype)[6:]}"))
@@ -125,4 +128,6 @@ def turning_mistake(op: LabOp, c, answer: float, first_compute_bound, answers: d
         return (f"{where}: your length differs from the one for {twin}, which differs only in batch, heads and "
                 "head width: what does attention's intensity depend on?")
     right = first_compute_bound(op, c.ridge)
+    if answer == right - 1:  # a search that returns its low end: the last length below the ridge
+        return f"{where}: your length is the last memory-bound one, a token short of the first compute-bound"
     return f"{where}: your length is {'longer' if answer > right else 'shorter'} than the first compute-bound one"

@@ -23,7 +23,8 @@ from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_abov
     rounds_finding, rounds_record, share_of_rate, split_reference, spread_of, value)
 from utils.lessons.articles_checked.copy_paths import _paths, _peer_path_faster  # noqa: F401  (rows A9, A18)
 from utils.lessons.articles_checked.split_alone import (  # noqa: F401  (re-exported: report, verdicts, tests)
-    LAUNCHES_DISAGREE, launches, launches_text, launches_words, past_bound, split_alone_words, split_explained)
+    LAUNCHES_DISAGREE, launches, launches_text, launches_words, past_bound, split_alone_words, split_explained,
+    split_rounds_finding)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive: noise-bound"  # report.NOISY_WORDS
@@ -181,7 +182,8 @@ def split_takes_turns(m) -> bool:
     if no_spread(text) or launches_words(record).startswith(LAUNCHES_DISAGREE):
         raise Noisy("naive_split")
     # a single round lesson 02 §3 reads as a finding (beyond the rounds' spread) is one, whatever the median
-    if not past_bound(text) and not rounds_finding(read_by_rounds("naive_split", record)):
+    # (read against each round's own per-process reference, as §3 reads them: ``split_rounds_finding``)
+    if not past_bound(text) and not split_rounds_finding(read_by_rounds("naive_split", record)):
         return True
     raise AboveBound("naive_split")
 

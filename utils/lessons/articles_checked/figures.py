@@ -19,7 +19,7 @@ from utils.lessons.model_split.report import above_as_printed  # lesson 02's rul
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
 from utils.lessons.model_split.rounds_above import band_clauses  # lesson 02's words for rounds above a bound
 from utils.lessons.model_split.rounds_above import _work_reference_clause as work_reference_clause
-from utils.lessons.model_split.rounds_above import work_reference_reaches
+from utils.lessons.model_split.rounds_above import past_reach_words, work_reference_reaches
 from utils.lessons.articles_checked.sources import LEDGER, Part, isa
 # the recorded figures by short name and where each is recorded: a module of their own, re-exported here
 from utils.lessons.articles_checked.recorded_names import TWO_STAGES, WHERE_TO_RECORD, read_results  # noqa: F401
@@ -491,9 +491,19 @@ def _rounds_above_a_median_above(record: dict, above: list[float], past: list[fl
                 f"a finding to explain; {said}")
     # a median above its bound beyond the spread is a finding itself: its spread explains no round above the
     # bound. At the bound, the same per-round reading as under it; a round past 2x stays a finding within it
-    if not near:
-        return said
+    if not near:  # but a round past the work-scaled reference + the spread too stays one (t31_09 #2)
+        past_reach = past_reach_words(_reach_row(record)) if work_row(record).work_bound is not None else ""
+        return f"{said}, read with the median, except {past_reach}" if past_reach else said
     return f"{said}: {per_round_words(record, above)}"
+
+
+def _reach_row(record: dict):
+    """A record as lesson 02's ``rounds_above.past_reach_words`` reads it: its rounds, median, bound and
+    work-scaled reference, so that a round past both the median + spread and that reference + spread reads
+    here as lesson 02 §5 prints it ("1.99x past ... : a finding to explain")."""
+    return SimpleNamespace(speedups=[float(x) for x in record["rounds"]], speedup=float(record["value"]),
+                           bound=record["bound"], devices=record.get("devices") or DEVICES, process_bound=None,
+                           work_bound=work_row(record).work_bound)
 
 
 def split_reference(record: dict) -> float | None:

@@ -19,7 +19,7 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
                                                    speedup_words, work_scaled_reference)
 # lesson 02 §3's per-process reference in lesson 02's words, and its rounds read round by round (PER_PROCESS_IS
 # re-exported: tests read it here)
-from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS, split_rounds_reading
+from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS, split_rounds_finding, split_rounds_reading
 from utils.lessons.articles_checked.lesson_01_pairs import GAP_BETWEEN_RUNS
 from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD, median_text,
                                                     no_spread, reference_past_two_words, rounds_above,
@@ -337,7 +337,13 @@ def quoted_elsewhere_words(elsewhere: dict[tuple, list[str]], rows: list[Row]) -
 def rounds_found(m: dict, found: list[str]) -> list[str]:
     """The names ``rounds_found_words`` gives: lesson 02's pipelines read by their single rounds."""
     return [name for name in READ_AS_LESSON_02 if name not in found and m["results"].get(name) is not None
-            and rounds_finding(read_by_rounds(name, m["results"][name].record))]
+            and _finding(name, read_by_rounds(name, m["results"][name].record))]
+
+
+def _finding(name: str, record: dict) -> bool:
+    """Lesson 02's rule on a figure's single rounds; the split alone's each against its own round's per-process
+    reference, as §3 and rows A10 and B5 read them (``split_rounds_finding``)."""
+    return split_rounds_finding(record) if name == "naive_split" else rounds_finding(record)
 
 
 def rounds_reading(record: dict, name: str) -> str:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from utils import claims as words
-from utils.lessons.articles_checked.figures import (median_text, recorded_verdict, rounds_past_spread,
-                                                    split_reference, spread_of)
+from utils.lessons.articles_checked.figures import (median_text, recorded_verdict, rounds_above_words,
+                                                    rounds_past_spread, split_reference, spread_of)
 from utils.lessons.model_split import noise as lesson_02_noise
 from utils.lessons.model_split import reference as lesson_02
 from utils.lessons.model_split import rounds_above as lesson_02_rounds
@@ -112,16 +112,41 @@ def split_rounds_words(record: dict) -> str:
     own functions (``model_split.rounds_above``): a round past the median + the spread that its own round's
     per-process reference reaches is no finding, as §3 reads it ("1.08x, 1.07x past the rounds' spread, but
     not past their own rounds' per-process references: no finding"); "" where no round is above the bound."""
-    rounds = [float(x) for x in record.get("rounds") or []]
-    if not rounds:
+    row = _rounds_row(record)
+    if row is None:
         return ""
-    paired = split_row(record)
-    row = SimpleNamespace(speedups=rounds, speedup=float(record["value"]), bound=1.0, devices=2,
-                          above_devices=[x for x in rounds if round_above(x, 2)], work_bound=None,
-                          process_bounds=paired.process_bounds if paired else [],
-                          process_bound=paired.process_bound if paired else None)
     above = lesson_02_rounds.rounds_above_bound(row) or lesson_02_rounds.rounds_in_noise(row)
     return "; ".join(filter(None, [lesson_02_rounds.rounds_past_devices(row), above]))
+
+
+def _rounds_row(record: dict):
+    """The split alone's kept rounds as lesson 02's Row reads them (its 1x bound, each round's own per-process
+    reference where the ledger kept them), or None where the ledger keeps no rounds."""
+    rounds = [float(x) for x in record.get("rounds") or []]
+    if not rounds:
+        return None
+    paired = split_row(record)
+    return SimpleNamespace(speedups=rounds, speedup=float(record["value"]), bound=1.0, devices=2,
+                           above_devices=[x for x in rounds if round_above(x, 2)], work_bound=None,
+                           process_bounds=paired.process_bounds if paired else [],
+                           process_bound=paired.process_bound if paired else None)
+
+
+def split_rounds_finding(record: dict) -> bool:
+    """Whether lesson 02 §3 reads one of the split alone's kept rounds as a finding to explain: a round past 2
+    devices' 2x, or one past the rounds' spread that its own round's per-process reference does not reach
+    (lesson 02's own list, ``reference.findings_past``), so that a row naming the split's rounds among
+    findings reads them as A10, B5 and lesson 02 §3 do (t31_09 #1); False where the ledger keeps no rounds."""
+    row = _rounds_row(record)
+    if row is None:
+        return False
+    return bool(row.above_devices) or bool(lesson_02.findings_past(row))
+
+
+def split_rounds_clause(record: dict) -> str:
+    """The split alone's single rounds in lesson 02 §3's words (``split_rounds_words``), or the figures' own
+    per-round reading (``rounds_above_words``) where the ledger keeps no rounds for lesson 02's functions."""
+    return split_rounds_words(record) or rounds_above_words(record, "lesson 02 §3")
 
 
 def launch_readings(record: dict) -> str | None:
@@ -298,7 +323,8 @@ def within_own_words(record: dict, paired) -> str:
     ratios = lesson_02_noise.paired_ratios(paired, paired.process_bounds)
     each = []
     for i, x in inside:
-        side = ("under" if words.as_printed(ratios[i], 2) <= 1 else
+        shown = words.as_printed(ratios[i], 2)  # compared as printed: 1.00x lies at it, not under (t31_09 #6)
+        side = ("under" if shown < 1 else "at" if shown == 1 else
                 "past, but within the ratios' spread of,")  # above 1, not beyond the ratios' median + spread
         each.append(f"the {round_text(x)}x round lies {side} its own round's reference ({round_text(x)}x / "
                     f"{round_text(paired.process_bounds[i])}x = {round_text(ratios[i])}x)")

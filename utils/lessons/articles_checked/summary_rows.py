@@ -12,7 +12,8 @@ from utils.lessons.articles_checked.figures import (LEDGER_NOISE, LOADED, READ_A
                                                     disturbed, fused_verdict, quote, rounds_above_words,
                                                     rounds_finding, zeroed_no_faster, zeroed_ratio, zeroed_side)
 from utils.lessons.articles_checked.shares import share_of_rate, share_text
-from utils.lessons.articles_checked.split_alone import LAUNCHES_DISAGREE, launch_readings, launches_text
+from utils.lessons.articles_checked.split_alone import (LAUNCHES_DISAGREE, launch_readings, launches_text,
+                                                        split_rounds_clause, split_rounds_finding)
 from utils.lessons.articles_checked.zeroed import paired as zeroed_paired
 from utils.lessons.articles_checked.sources import ARITHMETIC, ROWS, Part
 
@@ -80,12 +81,12 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
             continue
         if said.startswith(NO_GAIN):
             value = as_printed(record["value"], 2)
-            if name in READ_AS_LESSON_02 and rounds_finding(record):
+            if name in READ_AS_LESSON_02 and _rounds_finding(name, record):
                 # no gain in the median, but single rounds lesson 02 reads as a finding: named as its row names
                 # them, in a clause of their own with the row's check, so that a short cell keeps it whole
                 # (short_evidence); the median's verdict to its first clause (the row holds the rest)
                 found.append((f"{named}, {value:.2f}x ({said.split('; ', 1)[0]}); its single rounds: "
-                              f"{rounds_above_words(record)}; {checks}", said))
+                              f"{_rounds_words(name, record)}; {checks}", said))
                 continue
             found.append((f"{named}, {value:.2f}x ({said}; {checks})", said))
     condition, said = compression_reading(m)
@@ -100,6 +101,17 @@ def unpaid_cures(m) -> list[tuple[str, str]]:
     return found
 
 
+def _rounds_finding(name: str, record: dict) -> bool:
+    """Whether a figure's single rounds hold a finding by lesson 02's rule; the split alone's read against each
+    round's own per-process reference, as lesson 02 §3 reads them (``split_rounds_finding``)."""
+    return split_rounds_finding(record) if name == "naive_split" else rounds_finding(record)
+
+
+def _rounds_words(name: str, record: dict) -> str:
+    """A figure's single rounds in words; the split alone's in lesson 02 §3's words (``split_rounds_clause``)."""
+    return split_rounds_clause(record) if name == "naive_split" else rounds_above_words(record)
+
+
 def split_no_gain(named: str, record: dict, checks: str) -> tuple[str, str] | None:
     """Lesson 02's split alone where its launches disagree (``split_alone.launches_words``) and none is past the
     1x bound: no launch gained, so it is named among the cures that showed no gain, with every launch and its
@@ -108,7 +120,9 @@ def split_no_gain(named: str, record: dict, checks: str) -> tuple[str, str] | No
     readings = launch_readings(record)
     if readings is None:
         return None
-    rounds = f"; its single rounds: {rounds_above_words(record)}" if rounds_finding(record) else ""
+    # lesson 02 §3's reading of the rounds, as rows A10 and B5 print it: a round within its own round's
+    # per-process reference is no finding (t31_09 #1), so the clause is only added where a round stays one
+    rounds = f"; its single rounds: {split_rounds_clause(record)}" if split_rounds_finding(record) else ""
     return (f"{named}: none faster than one device beyond its noise; {launches_text(record)}; they read "
             f"differently ({readings}), so none decides alone{rounds}; {checks}",
             "within noise")

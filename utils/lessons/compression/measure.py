@@ -32,7 +32,7 @@ from utils.lessons.why_slow.profile import without_profiler_notices  # kineto's 
 
 __all__ = [
     "WEIGHT_LAYERS", "model_bytes", "sparsity", "macs", "to_device", "timed_batch", "compare_latency", "speedup",
-    "spread", "ratio_noise", "printed_ratio_spread", "verdict", "compare", "against_bound", "NOISY_SPREAD", "timing_note",
+    "spread", "ratio_noise", "printed_ratio_spread", "noise_text", "verdict", "compare", "against_bound", "NOISY_SPREAD", "timing_note",
     "TIMING_COLUMNS", "SPEEDUP_COLUMNS", "timing_cells", "speedup_cells", "layer_inputs", "saved_bytes_by_dtype",
     "saved_activation_bytes", "Replay", "share_reference", "cpu_flags", "bf16_support", "int8_support",
     "time_by_op",
@@ -340,6 +340,14 @@ def printed_ratio_spread(ratio: float, noise: float) -> float:
     paired rounds): here the noise is a share of the speedup, so the spread is a product of two printed
     figures."""
     return claims.half_up(claims.as_printed(ratio, 2) * claims.as_printed(noise, 2), 2)
+
+
+def noise_text(ratio: float, noise: float) -> str:
+    """A speedup's noise as the page prints it, "±4%", with the spread a reader works from it beside it,
+    "±4%, ± 0.05 on 1.14x" (``printed_ratio_spread``), so that a call of "within noise" can be checked to the
+    digit. Where that spread prints 0.00 it is left out: "± 0.00" would read as no noise at all."""
+    worked = printed_ratio_spread(ratio, noise)
+    return f"±{noise:.0%}" + (f", ± {worked:.2f} on {ratio:.2f}x" if worked > 0 else "")
 
 
 def _beyond_noise(ratio: float, noise: float) -> bool:

@@ -13,7 +13,7 @@ import textwrap
 
 from utils import bench, claims
 from utils.bench import fmt_seconds_as_printed  # noqa: F401  (re-exported: lesson 04 imports it from here)
-from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare, printed_ratio_spread,
+from utils.lessons.compression.measure import (SPEEDUP_COLUMNS, TIMING_COLUMNS, compare, noise_text, printed_ratio_spread,
                                                speedup_cells, spread, timing_cells)
 from utils.lessons.compression.measure import verdict as against_one  # beyond or within noise of 1x
 from utils.lessons.compression.roofline import figure_text
@@ -227,7 +227,7 @@ def _how_far(ratio: float, noise: float, reference: float) -> str:
     figures = f"{ratio:.2f}x against {reference:.2f}x"
     side = beside_reference(ratio, noise, reference)
     if side == "at":  # its ± as printed beside it: the reader sees that it covers the reference (t27_0304)
-        return f"{ratio:.2f}x ± {printed_ratio_spread(ratio, noise):.2f} against {reference:.2f}x (at it, within noise)"
+        return f"{ratio:.2f}x ({noise_text(ratio, noise)}) against {reference:.2f}x (at it, within noise)"
     if side == "above":
         return figures + " (above it, beyond noise)"
     if against_one(ratio, noise) == "within noise":

@@ -275,25 +275,27 @@ def fit_prediction(predicted: float, sweep: dict[int, float], loose: float = LOO
 
 
 def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE_FIT,
-                link_verdict: str = "") -> str:
+                link_verdict: str = "", breach: str = "") -> str:
     """How well alpha + n/beta fits the link's own sweep (``sweep``: size -> ``residual``, as printed), and
     so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05).
     ``link_verdict``: ``link_ratio_verdict`` on the link alone's rounds, printed above this line; a close fit
     speaks for the model on its own sizes only, so the ceiling "stands" only where those rounds kept to it
-    too, never where they read above it, within noise or beyond (t29_0506 #3)."""
+    too, never where they read above it, within noise or beyond (t29_0506 #3). ``breach``: ``breach_outcome``,
+    said after the reading where the rounds passed the ceiling, so the line says which it was (t31_0506 #2)."""
+    then = f"; {breach}" if breach else ""
     low, high = min(sweep.values()), max(sweep.values())
     head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {signed_percent(low)} to "
             f"{signed_percent(high)} of their measured times (the details above)")
     if is_loose(sweep, loose):
         return (f"{head}: more than {loose:.0%}, so this link follows that model only loosely, and the bytes' "
-                f"ratio, {byte_ratio:.0f}x, is the model's ceiling, not one this link was shown to keep")
+                f"ratio, {byte_ratio:.0f}x, is the model's ceiling, not one this link was shown to keep{then}")
     close = f"{head}: within {loose:.0%}, so the fit supports that model on its own sizes"
     if link_verdict.startswith("above the bound, within noise"):
         return (f"{close}; the link alone's rounds (above) neither confirm nor break its ceiling, the bytes' "
                 f"ratio, {byte_ratio:.0f}x")
     if "a finding" in link_verdict:
         return (f"{close}, but the link alone's rounds (above) read past its ceiling, the bytes' ratio, "
-                f"{byte_ratio:.0f}x: not one this link was shown to keep")
+                f"{byte_ratio:.0f}x: not one this link was shown to keep{then}")
     return f"{close}, and the bytes' ratio, {byte_ratio:.0f}x, stands as its ceiling"
 
 
@@ -352,6 +354,39 @@ def sweep_ratio_reading(c: Compression, float_sweep: float, uint8_sweep: float) 
     return f"{head}, {bound}, and outside {rounds}: the two measurements disagree by more than the rounds' ±{then}"
 
 
+def scatter_reach(sweep: dict[int, float], predicted: float, measured: float) -> tuple[float, float]:
+    """How far the measured link ratio lies from the fit's (``measured`` / ``predicted``, as printed), and the
+    most the fit's own scatter can move a ratio: two fitted sizes at the residuals' ends set a ratio up to
+    (1 - lowest) / (1 - highest) times the fit's (residuals as printed: -23% is -0.23). Both half up, 2
+    decimals, as a reader redoes them from the page. Lesson 05."""
+    factor = half_up(printed_ratio(measured, predicted), 2)
+    low, high = (printed_percent(r) / 100 for r in (min(sweep.values()), max(sweep.values())))
+    return factor, half_up((1 - low) / (1 - high), 2)
+
+
+def breach_outcome(c: Compression, float_sweep: float, uint8_sweep: float, sweep: dict[int, float],
+                   predicted: float) -> str:
+    """Whether the link alone's breach of the bytes' ratio is a finding, by section 5's own rule: the rounds
+    past it beyond their ± (``link_ratio_verdict``), the sweep agreeing (``sweep_ratio_reading``'s band) and
+    the gap from the fit beyond what the fit's own scatter allows (``scatter_reach``): the visible line says
+    the outcome, so the details' reasons never stand alone (t31_0506 #2). "" where the rounds show no breach."""
+    if "a finding" not in link_ratio_verdict(c):
+        return ""
+    ratio = half_up(printed_ratio(float_sweep, uint8_sweep, 3, MS), 2)   # the sweep's, as it prints it
+    middle, spread = as_printed(c.link_ratio, 2), as_printed(c.link_spread, 2)
+    past = f"the link alone read past {c.byte_ratio:.0f}x"
+    if not half_up(middle - spread, 2) <= ratio <= half_up(middle + spread, 2):
+        return (f"{past} in its rounds ({middle:.2f}x), but its sweep ({ratio:.2f}x) disagrees beyond the rounds' "
+                "±: not a finding")
+    factor, reach = scatter_reach(sweep, predicted, c.link_ratio)
+    both = f"{past} in rounds and sweep ({middle:.2f}x, {ratio:.2f}x)"
+    if reach >= factor:
+        return (f"{both}, within what this fit's scatter allows ({factor:.2f} against up to {reach:.2f}): not a "
+                "finding against the model")
+    return (f"{both}, beyond what this fit's scatter allows ({factor:.2f} against up to {reach:.2f}): a finding "
+            "to explain (its cause is not tested here)")
+
+
 def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int, float] | None,
                   predicted: float | None, measured: float) -> str:
     """What the link's sweep shows beside a link ratio above the bytes' ratio, and only that: the two batches'
@@ -365,10 +400,8 @@ def sweep_reading(float_residual: float, uint8_residual: float, sweep: dict[int,
         return text + ". Why is not measured here: no fit and fitted sizes to set the ratio beside"
     # worked from the figures as printed (two decimals, residuals in whole percents), half up as a reader
     # rounds, and compared as printed: a reader who redoes 4.43 / 3.80 finds the factor printed beside it
-    factor = half_up(printed_ratio(measured, predicted), 2)   # how far the rounds' ratio lies from the fit's
+    factor, reach = scatter_reach(sweep, predicted, measured)
     low, high = min(sweep.values()), max(sweep.values())
-    low_shown, high_shown = printed_percent(low) / 100, printed_percent(high) / 100   # as printed: -23% is -0.23
-    reach = half_up((1 - low_shown) / (1 - high_shown), 2)   # the most two fitted sizes set
     text += (f"; the fit's own ratio is {predicted:.2f}x, so {measured:.2f}x is {factor:.2f} times the "
              f"fit's ratio; the sweep's own fitted sizes sat from {signed_percent(low)} to {signed_percent(high)} "
              f"of their measured times off the same fit, a scatter that alone can move a ratio up to {reach:.2f} times")

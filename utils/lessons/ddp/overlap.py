@@ -289,11 +289,11 @@ def drawn_text(way: str, ranks: list[dict], step: int, label: str = "") -> str:
     waited (``picture.drawn_line``), and the steps' range the noise paragraph; the twenty-ninth reading found
     this paragraph repeating them. ``label``: the run's label (" (simulated on CPU)"), said at the end."""
     ms = lambda seconds: f"{abs(seconds) * 1e3:.1f} ms"
-    head = f"{way[:1].upper() + way[1:]}'s chart, step {step + 1}: "
+    head = f'Chart "{way}", step {step + 1}: '  # the way quoted, as its chart's title names it: not "buckets's"
     w, skew = who_waited(ranks, step), start_skew(ranks, step)
     if as_printed(w["lag"], 1, 1e-3) == 0:
         left = (f"rank {1 if skew > 0 else 0} left the starting barrier {ms(skew)} after rank {0 if skew > 0 else 1}"
-                if as_printed(abs(skew), 1, 1e-3) > 0 else "both ranks left the starting barrier level")
+                if as_printed(abs(skew), 1, 1e-3) > 0 else "both ranks left the starting barrier 0.0 ms apart")
         inside = (" (each rank can still wait inside its per-tensor all-reduce calls: the per-row paragraphs "
                   "below give how long)" if way == "by hand" else "")  # by hand, every call runs after the backward
         return (head + f"{left}, and their last gradients were ready level (0.0 ms apart as printed): neither "
@@ -317,11 +317,13 @@ def late_because(skew_ms: float, own_ms: float, lag_ms: float) -> str:
     barrier = f"it left the barrier {abs(start):.1f} ms {'later' if start > 0 else 'earlier'}"
     computed = f"its forward+backward took {abs(own):.1f} ms {'longer' if own > 0 else 'less'}"
     if start <= 0 < own:  # computing made all the lag; the start added nothing, or took some back
-        return f"because {computed}" + (", not because of the start" if start == 0 else
-                                         f"; {barrier}, which made up part of that")
+        # the skew is printed even at 0.0 ms: the lesson's markdown promises the gap in ms for each chart
+        return f"because {computed}" + ("; the two ranks left the barrier 0.0 ms apart, so not because of the "
+                                        "start" if start == 0 else f"; {barrier}, which made up part of that")
     if own <= 0 < start:
-        return f"because {barrier}" + (", not because it computed longer" if own == 0 else
-                                        f"; {computed}, which made up part of that")
+        return f"because {barrier}" + ("; the two forward+backward passes took the same time (0.0 ms apart), "
+                                       "so not because it computed longer" if own == 0 else
+                                       f"; {computed}, which made up part of that")
     share = half_up(own / (own + start), 6)  # both parts pushed the same way: computing's share of the lag
     if share > MOSTLY:
         return f"mostly because {computed}; leaving the barrier {abs(start):.1f} ms later made the rest"

@@ -136,7 +136,7 @@ def _against_share(part: str, part_ms: float, whole: str, whole_ms: float, sprea
 
 def expected_gain_words(full_step: float, predicted: tuple[float, float], gain: float, noise: float) -> str:
     """Why selective showed no saving over full checkpointing though it recomputes less: the speed-up this
-    run's own figures expect, full's step (seconds, its median as printed) over selective's predicted step at
+    run's own figures expect, full's step (seconds, its fastest run, the prediction's own basis) over selective's predicted step at
     both ends (``predicted_range``), set against the paired rounds' ± (``noise``, as printed): a gap the size
     of that ± is one the rounds cannot be expected to show (t29_0506: selective no faster, unexplained). ""
     where the rounds did show selective faster (``gain``, full's step / selective's, beyond its ±)."""

@@ -183,6 +183,30 @@ def prediction_miss(measured: float, predicted: float, plain: float, tolerance: 
     return f"{said}: {'above' if miss > 0 else 'below'} it beyond {noise} ({pm}); {where}"
 
 
+def median_elsewhere(fastest: float, median: float, predicted, tolerance: float) -> str:
+    """Selective's step is judged against its prediction on the prediction's own basis, the fastest run of
+    each (``prediction_miss(fastest, ...)``), as its parts are; its median (``step_from_ratio``) is said beside
+    it only where it falls on the other side of the rule (within against beyond, or above against below), so
+    the two bases never point opposite ways unsaid (t31_0506 #1): "its median, 76.0 ms, lies +2.6 ms from the
+    high end, beyond that noise: the excess is in selective's slower rounds, not in a part". "" where both
+    read the same. All in ms as printed, by ``_within_ms``. Lesson 06."""
+    def side(measured: float) -> int:
+        off = _off(_printed_ms(measured) * 1e-3, predicted)
+        return 0 if _within_ms(off, tolerance) else (1 if off > 0 else -1)
+    fast_side, median_side = side(fastest), side(median)
+    if fast_side == median_side:
+        return ""
+    off = _off(_printed_ms(median) * 1e-3, predicted)
+    end = "" if _ends(predicted)[0] == _ends(predicted)[1] else f" from its {'low' if off < 0 else 'high'} end"
+    said = f"its median, {_printed_ms(median):.1f} ms, lies {off * 1e3:+.1f} ms{end}"
+    if median_side == 0:
+        return (f"{said}, within that noise: only its fastest run lies {'above' if fast_side > 0 else 'below'} "
+                "it, one round's figure")
+    where = "slower" if median_side > 0 else "faster"
+    return (f"{said}, {'above' if median_side > 0 else 'below'} it beyond that noise: the difference is in "
+            f"selective's {where} rounds, not in a part")
+
+
 def share_verdict(share: float, n: int) -> str:
     """A rank's state under FSDP2 as a share of DDP's, beside the prediction 1/N: a share equal to 1/N agrees
     with a prediction (within ``SHARE_TOLERANCE``); it is not a bound reached. Lesson 06."""

@@ -44,17 +44,19 @@ MARKS = (1, 2)  # the marks a round is read against everywhere: one device's 1x,
 def round_digits(x: float) -> int:
     """The decimals one round's ratio is printed with: two, and more until the printed figure shows which side
     of 1x and of 2x the round lies (1.0049 prints "1.005", 1.9996 "1.9996"). One rule for the page, the stars
-    and every count of rounds above a mark, so that what is counted is what a reader sees."""
+    and every count of rounds above a mark, so that what is counted is what a reader sees. Rounded half up
+    (``claims.half_up``), as a reader rounds: a ratio already printed as 0.995 (110.0 / 110.5) would be read
+    back by ``round`` as 0.99, its float lying just under 0.995, and lose the digit that shows its side."""
     for digits in range(2, 7):
-        shown = as_printed(x, digits)
+        shown = half_up(x, digits)
         if not any(x < mark <= shown or x > mark >= shown for mark in MARKS):
             return digits
     return 6
 
 
 def round_as_printed(x: float) -> float:
-    """One round's ratio as the page prints it (``round_digits`` decimals)."""
-    return as_printed(x, round_digits(x))
+    """One round's ratio as the page prints it (``round_digits`` decimals, half up)."""
+    return half_up(x, round_digits(x))
 
 
 def rounds_spread(rounds) -> float:

@@ -213,8 +213,8 @@ def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True
     part = {id(r): link_share(r, alpha, beta) for r in short}
     worst = max(short, key=lambda r: part[id(r)])
     how = "one device's step / the median speedup - one device's step / the bound"
-    said += (f". Each lost to its bound {how}; the messages' estimated time is {min(part.values()):.0%} to "
-             f"{part[id(worst)]:.0%} of that loss" if len(short) > 1 else f". It lost to its bound {how}")
+    said += (f". Each row's loss to its bound = {how}; the messages' estimated time is {min(part.values()):.0%} to "
+             f"{part[id(worst)]:.0%} of that loss" if len(short) > 1 else f". Its loss to its bound = {how}")
     said += (f", at the fit's price. Every reading below holds at that price only" + (
         ": section 8 times one activation against it and reads these rows again at its own" if reread else "")
              + f". Each share is read as printed, in "

@@ -27,6 +27,9 @@ from utils.lessons.model_split.bounds import printed_side, round_above, round_as
 from utils.lessons.model_split.runs import Row
 
 
+NO_CAUSE = "no cause to read"  # no excess over 1x to explain (cell 15): said of the rounds the spread covers
+
+
 def round_text(x: float) -> str:
     """"0.999": one round's ratio, with more digits where two would hide which side of 1x, or of the two
     devices' 2x, it lies ("1.998", not "2.00"): ``bounds.round_digits``, the rule every count of rounds uses."""
@@ -267,10 +270,40 @@ def reference_reading(r: Row, per_round, then: str = "") -> str:
     past = past_reference_words(r, per_round)
     if not then:
         return said + past
-    if not past:
-        return f"{said}: {then}"
-    rest = len(r.speedups) - len(rounds_past_reference(r, per_round))
-    return f"{said}{past}; the median and the other {rest} round{'s' if rest != 1 else ''}: {then}"
+    # only where nothing is left to explain ("no cause to read") would a round past the spread be lumped in
+    # wrongly: "explained by the reference" already covers a round its own reference reaches
+    reached = reached_by_own_reference(r, per_round) if then == NO_CAUSE else []
+    if not reached:  # every round within the spread or past its own reference: ``then`` is said of the rest
+        if not past:
+            return f"{said}: {then}"
+        rest = len(r.speedups) - len(rounds_past_reference(r, per_round))
+        return f"{said}{past}; the median and the other {rest} round{'s' if rest != 1 else ''}: {then}"
+    # a round past the spread that its own round's reference reaches is explained by that reference (cell 15),
+    # named apart, so that ``then`` ("no cause to read") is said only of rounds the spread already covers
+    named = set(reached) | set(rounds_past_reference(r, per_round))
+    others = [i for i in range(1, len(r.speedups) + 1) if i not in named]
+    own = (f"round {reached[0]}: explained by its own round's reference" if len(reached) == 1 else
+           f"rounds {_numbers(reached)}: explained by their own rounds' references")
+    rest = f"the median and {'round' if len(others) == 1 else 'rounds'} {_numbers(others)}" if others else "the median"
+    return f"{said}{past}; {own}; {rest}: {then}" if past else f"{said}: {own}; {rest}: {then}"
+
+
+def _numbers(indices: list[int]) -> str:
+    """Round numbers in words: "4", "2 and 5", "2, 3 and 5"."""
+    names = list(map(str, indices))
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def reached_by_own_reference(r: Row, per_round) -> list[int]:
+    """The rounds (numbered from 1) that need a reference, above the bound and past the median + the rounds'
+    spread, and that their own round's reference reaches (not in ``rounds_past_reference``): explained by it,
+    as cell 15 says. None where the reference is itself within noise of 1x: it explains no round."""
+    if reference_in_noise_of_one(per_round):
+        return []
+    value, spread = printed(r)
+    past = set(rounds_past_reference(r, per_round))
+    return [i for i, s in enumerate(r.speedups, 1)
+            if i not in past and rounds_past_spread([s], value, spread, r.bound, shown=round_as_printed)]
 
 
 def weak_reference_words(per_round) -> str:
@@ -290,7 +323,7 @@ def reference_then(r: Row, per_round) -> str:
     if reference_side(r, per_round) != "within noise":
         return ""
     if noise_of_one(r) or printed(r)[0] <= 1:
-        return "no cause to read"
+        return NO_CAUSE
     return "" if reference_in_noise_of_one(per_round) else "explained by the reference"
 
 

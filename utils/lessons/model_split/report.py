@@ -268,11 +268,12 @@ def headline_verdict(r: Row) -> str:
     return f"{said}; {passed}" if passed else said
 
 
-def _passed(r: Row, reference: float, name: str) -> str:
+def _passed(r: Row, reference: float, name: str, note: str = "") -> str:
     """A median above a reference measured in the run (as printed), read by the noise rule: the median minus
-    the rounds' spread at or under it is within that spread; beyond it, a finding to explain."""
+    the rounds' spread at or under it is within that spread; beyond it, a finding to explain. ``note``: what
+    sets this figure apart from another printed beside it ("imbalance included, ...")."""
     value, spread = printed(r)
-    said = f"above {name} ({reference:.2f}x)"
+    said = f"above {name} ({reference:.2f}x{note})"
     if value - spread <= as_printed(reference, 2):
         return f"{said}, within the rounds' spread (± {spread:.2f})"
     return f"{said} by more than the rounds' spread (± {spread:.2f}): a finding to explain"
@@ -304,7 +305,11 @@ def past_prediction(r: Row) -> str:
         return ""
     if r.prediction_is_reference and r.process_bound is None and past_work_reference(r):
         return ""  # the same figure as the work-scaled reference, which the headline's verdict already read
-    return _passed(r, r.predicted, "what the measured work predicts")
+    # a second work-based figure beside the work-scaled reference: say why the two differ (t31_02), as
+    # section 7's line does, so that two verdicts in one reading are not read as one figure's
+    apart = (", imbalance included, unlike the work-scaled reference"
+             if r.work_bound is not None and not r.prediction_is_reference else "")
+    return _passed(r, r.predicted, "what the measured work predicts", apart)
 
 
 def median_verdict(r: Row) -> str:
@@ -463,7 +468,7 @@ def _shares_beside_ratio(slow: Row, fast: Row, predicted: dict, spread: float, s
     if within_noise(medians, spread, ratio):
         how = (f"shares that cancel in the ratio (the two median speedups' {division} is within the gain's "
                f"± {spread:.2f} of {ratio:.2f}x)" if not points else
-               f"shares that differ by {points} points; the ratio they leave (the two median speedups' "
+               f"shares that differ by {points} point{'s' if points != 1 else ''}; the ratio they leave (the two median speedups' "
                f"{division}) is within the gain's ± {spread:.2f} of {ratio:.2f}x")
         return (f"Both splits ran {side} their own predictions, {missed}: {how},"
                 " so the predicted ratio held though neither predicted speedup did.")

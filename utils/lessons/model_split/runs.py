@@ -30,7 +30,7 @@ import torch.distributed as dist
 from utils import bench, launch, precision, timeline
 from utils.claims import as_printed, half_up, printed_ratio
 from utils.lessons.model_split.fit_accuracy import accuracy_text
-from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound, round_above
+from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound, round_above, round_as_printed
 from utils.lessons.model_split.instrument import RecordedStage, span_timer, sync_barrier
 from utils.lessons.model_split.schedules import build_schedule, gpipe_in_process, naive_step, stage_device, train_step
 from utils.lessons.model_split.split import output_shape, split_sequential
@@ -213,11 +213,12 @@ def tenth_ms(seconds: float) -> float:
 def process_reference(one: float, alone: Sequence[float]) -> float:
     """One round's per-process reference as section 3's rounds table prints it: one device's step (s) over the
     sum of the stages each timed ``alone`` (s), both worked from their ms as printed (``tenth_ms``) and
-    rounded half up to two decimals, as a reader rounds by hand (159.1 / 148.0 = 1.075 prints 1.08x).
-    Computed once, here: the table prints these and ``Row.process_bound`` is their median, so the text's
-    figure is the median of the printed column."""
+    rounded half up as every round is printed (``bounds.round_as_printed``): two decimals, as a reader rounds
+    by hand (159.1 / 148.0 = 1.075 prints 1.08x), or more where two would put it on 1x though it lies on one
+    side (110.0 / 110.5 = 0.9955 prints 0.995x, not 1.00x). Computed once, here: the table prints these and
+    ``Row.process_bound`` is their median, so the text's figure is the median of the printed column."""
     total = as_printed(sum(tenth_ms(a) for a in alone), 1) or 0.1  # a sum printed as 0.0 ms: its step
-    return half_up(tenth_ms(one) / total, 2)
+    return round_as_printed(tenth_ms(one) / total)
 
 
 # --- what a run measured ----------------------------------------------------------------------------------

@@ -106,6 +106,13 @@ def feeding_bound(load: float, step: float) -> float:
     return step / max(load, step - load)
 
 
+def printed_feeding_bound(parts: dict[str, float]) -> float:
+    """``feeding_bound`` worked from section 2's table as printed: the load row's seconds (4 decimals) and the
+    step row (``printed_step_s``), so the bound and the share beside it come out of the one load the page
+    prints (t31_0708 #2: "0.08 ms" beside a 0.0001 s row gave two loads, each figure from another)."""
+    return feeding_bound(claims.as_printed(parts.get("load", 0.0), 4), printed_step_s(parts))
+
+
 def break_even_steps(compile_s: float, eager_s: float, compiled_s: float) -> float:
     """Steps after which a compile has paid for itself: compile_s / (t_eager - t_compiled); inf if no gain."""
     saving = eager_s - compiled_s
@@ -128,9 +135,9 @@ def feeding_step(plan: devices.Plan, profile: Profile | None) -> Step:
     if profile is None:
         return Step("feeding", "skip", "profile first: loader workers pay only when loading is a visible "
                     "share of a step")
-    # the share as section 2's table prints it (the reader's division), the bound from the seconds timed
+    # the share and the bound from section 2's table as printed (the reader's divisions)
     share = printed_part_share(profile.parts, "load")
-    bound = feeding_bound(profile.parts.get("load", 0.0), profile.step_s)
+    bound = printed_feeding_bound(profile.parts)
     arith = f"loading is {share_text(share)} of a step: overlapping it with the compute buys at most {bound:.3f}x"
     if bound - 1 <= profile.noise:
         return Step("feeding", "skip", f"{arith}, within the {profile.noise:.0%} the guide allows for a repeated "
@@ -460,7 +467,7 @@ def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Pr
                else f"{run_steps:,} steps: at least {hours} h")
     said = (f"not profiled here (the profile above is the small model's); a step takes at least "
             f"{flops} x {bn:.3g} bn x {batch * shape.context:,} tokens / ({n} x {gflops:,.1f} GFLOP/s, the "
-            f"measured peak) = {shown} ({whose} at 100 % MFU): {verdict}")
+            f"measured peak) = {shown} (at 100 % MFU; {whose}): {verdict}")   # MFU first: t31_0708 #4
     choice = memory.choice + (" (impractical here)" if slow else "")
     return Step(memory.step, choice, f"{said}. {memory.why[:1].upper()}{memory.why[1:]}")
 

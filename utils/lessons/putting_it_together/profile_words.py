@@ -39,6 +39,14 @@ def printed_share(shares: dict[str, float], part: str) -> float:
     return guide.printed_part_share(shares, part)
 
 
+def loading_sentence(shares: dict[str, float]) -> str:
+    """Loading against the step, both in ms from the table's printed seconds, and the feeding bound worked from
+    them (``guide.printed_feeding_bound``): (L + C) / max(L, C) with C the printed step less the printed load."""
+    load, step = claims.as_printed(shares.get("load", 0.0), 4) * 1e3, printed_step(shares) * 1e3
+    return (f"Loading a batch takes {load:.1f} ms of the table's {step:.1f} ms step ({step - load:.1f} ms of "
+            f"compute): feeding can buy at most {guide.printed_feeding_bound(shares):.3f}x")
+
+
 def profiled_against_timed(profiled_s: float, compute_s: float) -> str:
     """The profiled step against the timed compute (the timed step less its loading), both in whole ms as
     printed: "+5% against the timed compute's median" with its cause, or "within 1%" where the difference

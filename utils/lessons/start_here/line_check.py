@@ -178,7 +178,9 @@ class LineCheck:
                 f"miss{'es' * (len(self.beyond) == 1)} by more than {own} plus the {_points(EDGE)} the course "
                 f"allows one noisy median ({far})")
         if self.grade == "one size":
-            return (head + ": one size's median alone, which noise can make as well as a changed link, so this "
+            # not "noise": a median's noise is the EDGE it may miss by; past it, one disturbed median (t31_0001 #4)
+            return (head + ": one size's median alone, which a one-off busy moment can make as well as a changed "
+                    "link (beyond the noise every median has), so this "
                     "run does not show whether the line describes its link; time that size again (meanwhile, "
                     "use this run's measured times).\n" + self.lone_size_sentence())
         return (head + ": the line does not describe this run's link, measured at another moment than the "
@@ -343,13 +345,14 @@ def pattern_sentence(sizes, residuals, seconds=None) -> str:
             f"{odds}: ")
     # signs going back and forth are noise's only while the misses are of noise's size: one noisy median
     # misses by about EDGE, so misses past twice that scatter more than such noise explains; one such miss
-    # alone is one size's median, which noise can make (the verdict on the kept line reads it the same way)
+    # alone is one size's median, which a one-off busy moment can make (the verdict on the kept line reads it the
+    # same way; not "noise", whose size is EDGE: t31_0001 #4)
     wide = [(n, r) for n, r in far if round(abs(r), 2) > 2 * EDGE]
     twice = f"±{round(2 * EDGE * 100)}%, twice one median's noise"
     if len(wide) == 1:
         (n, r), = wide
         return (head + f"their signs show no shape the line misses, but {_size(n)} ({claims.signed_percent(r)}) is past {twice}: "
-                "one size's median alone, which noise can make; time it again." + falling)
+                "one size's median alone, which a one-off busy moment can make; time it again." + falling)
     if wide:
         return (head + f"their signs show no shape the line misses, but {len(wide)} of them are larger than "
                 f"{twice}: the misses scatter more than noise explains." + falling)

@@ -75,3 +75,24 @@ def drawn_beside(drawn: float | None, base: float, moment: tuple[float, bool] | 
     if half_up(shown, 1) < half:
         return said + "less than that half: a rank's half ran faster than half one device's fastest pass)"
     return said + "that half to 0.1 ms)"
+
+
+def drawn_against_rounds(recorded: list[float], drawn: float, rounds: list[float], others: float) -> str:
+    """How the drawn pass (seconds) stands against the timed split passes (``rounds``), judged on the figures
+    as section 1's collapsed block prints them (ms, one decimal): faster than every one, within their range, or
+    slower than every one. ``others`` (cores' worth of CPU other programs used) is measured over all the
+    ``recorded`` passes together, never over the timed rounds, so it can name a busier moment for the recorded
+    passes (above 0.2 of a core) but never a quieter one for the drawn pass alone (t31_0708 #1): where the
+    recorded passes ran quiet, their own spread comes from inside the workers."""
+    shown = lambda seconds: as_printed(seconds, 1, 1e-3)  # noqa: E731
+    if shown(drawn) >= shown(min(rounds)) and shown(drawn) <= shown(max(rounds)):
+        return "lies within their range"
+    side = "faster" if shown(drawn) < shown(min(rounds)) else "slower"
+    load = f"other programs used {others:.2f} of a core over the {len(recorded)} recorded passes together"
+    if others > 0.2:
+        cause = (", so the recorded passes met a busier moment" if side == "slower" else
+                 "; the timed rounds' load was not measured, so the gap has no measured cause")
+    else:
+        cause = (", so what sets those passes apart is the workers' own (the spans' own recording and waits "
+                 "for the other rank, not measured apart); the timed rounds' load was not measured")
+    return f"was {side} than every one of them: {load}{cause}"

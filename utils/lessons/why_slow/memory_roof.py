@@ -238,6 +238,7 @@ def other_crossings(point, roof) -> str:
         return ""
     listed = ", ".join(f"{p.op.name} ({claims.percent(p.fraction)}, re-timed {retimed_reading(p, roof)})" for p in more)
     many = len(more) > 1
-    return (f" The re-timed figure puts {len(more)} more op{'s' * many} on the other side of "
+    # "other memory-bound", not "more": the op before it need not have crossed (t31_0001 other problems)
+    return (f" The re-timed figure puts {len(more)} other memory-bound op{'s' * many} on the other side of "
             f"{'their' if many else 'its'} roof ({listed}): for {'them' if many else 'it'} too, which side is "
             "not shown.")

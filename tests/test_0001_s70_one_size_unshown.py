@@ -1,0 +1,25 @@
+"""Thirty-first reading (t31_0001 #3), lesson 01: lesson 00's run missing the profile's line at one size alone is
+lesson 00's "not shown", not "off the line"; the between-runs sentence says so and does not infer that the link
+moved. Fabricated figures (the fixtures of test_0001_s64_between_runs)."""
+
+from tests.test_0001_s64_between_runs import THEIRS, _kept, _link, _record
+from utils.lessons.why_slow import link_report
+
+KIB = 2**10
+
+
+def test_one_size_alone_off_the_line_leaves_the_move_not_shown():
+    theirs = dict(THEIRS)
+    theirs[256 * KIB] = 60.0  # 151.1 µs on the line: one size alone far past ±45% plus the edge
+    said = link_report.between_runs_sentence(_link(), _record(theirs), _kept())
+    assert ("lesson 00's run at 256 KiB (-151.8%) misses the profile's line at one size alone, which lesson 00's "
+            "test leaves not shown") in said
+    assert "so whether the link itself moved between the two runs is not shown" in said
+    assert "does not lie on the profile's line" not in said
+    assert "noise can make" not in said  # a one-off busy moment, not the ±10% of noise (t31_0001 #4)
+
+
+def test_two_sizes_off_the_line_still_mean_the_link_moved():
+    said = link_report.between_runs_sentence(_link(), _record(), _kept(accuracy=0.05))
+    assert "does not lie on the profile's line" in said or "do not lie on the profile's line" in said
+    assert "so the link itself moved between the two runs" in said

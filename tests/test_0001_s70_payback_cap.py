@@ -1,0 +1,52 @@
+"""Thirty-first reading (t31_0001 #1), lesson 01 section 5: torch.compile's saving a call is never more than the
+two fastest times' difference. The median speed-up on the op-by-op's fastest time said 6.3 ms (8.66 / 3.71 =
+2.33 ms a compiled call) where no compiled round ran under 3.66 ms; there the saving is that difference, a
+ceiling, and the payback a floor. Fabricated figures."""
+
+from utils.lessons.why_slow import algorithms_report, report
+from utils.lessons.why_slow.algorithms import Comparison
+
+
+def compiled(slow_ms, fast_ms, rounds):
+    return Comparison("GELU", "gelu_op_by_op", "compiled GELU", slow_ms * 1e-3, fast_ms * 1e-3, 2e-7, "20 of 22",
+                      round_ratios=rounds, ceiling=11.0)
+
+
+# median 3.71x; ± (4.44 - 3.51) / 2 = 0.465 -> 0.47; 8.66 / 3.71 = 2.33 ms, under the fastest 3.66 ms
+OVERSHOOT = compiled(8.66, 3.66, (3.71, 3.51, 5.50, 4.44, 2.36))
+
+
+def test_the_saving_is_capped_by_the_fastest_times_difference():
+    assert algorithms_report.saving_ceiling(OVERSHOOT) == 5.0  # 8.66 - 3.66
+    assert algorithms_report.median_overshoots(OVERSHOOT)
+    assert report.payback(1.7, OVERSHOOT) == (1.7, 5.0, 340)  # 1.7 s / 5.0 ms = 340, not 270 (from 6.3 ms)
+
+
+def test_the_sentence_says_why_and_gives_a_floor_on_the_calls():
+    said = report.payback_sentence(1.7, OVERSHOOT)
+    assert said == ("torch.compile's first call took 1.7 s; its median speed-up, 3.71x, on the op-by-op's 8.66 ms "
+                    "would save 6.3 ms a call, a compiled call of 2.33 ms, faster than any round measured (its "
+                    "fastest: 3.66 ms); so it saves at most 8.66 - 3.66 = 5.0 ms a call and pays back after 340 "
+                    "calls or more.")  # both ends of the ± cap at 5.0 ms too: no range printed
+
+
+def test_the_claims_row_says_at_most_and_or_more():
+    row = report.payback_claim(1.7, OVERSHOOT)
+    assert row.against == "at most 5.0 ms saved a call (the fastest times' difference)"
+    assert row.verdict == "holds: after 340 calls or more"
+
+
+def test_a_range_capped_at_one_end_says_so():
+    # median 2.84x ± 0.97 on 8.98 ms; fastest 3.72 ms: cap 5.3 ms; low end 1.87x saves 4.2, high end 3.81x 6.6 -> 5.3
+    wide = compiled(8.98, 3.72, (1.34, 2.41, 2.84, 4.34, 5.58))
+    assert algorithms_report.payback_range(1.74, wide) == (4.2, 5.3, 321, 405)
+    said = report.payback_sentence(1.74, wide)
+    assert said.endswith("4.2 to 5.3 ms saved (each at most the fastest times' difference), after 321 to 405 calls.")
+
+
+def test_a_median_within_the_ceiling_keeps_the_median_working():
+    steady = compiled(8.66, 3.66, (2.30, 2.36, 2.37, 2.38, 2.40))  # 8.66 - 8.66 / 2.37 = 5.006 -> 5.0, not over
+    assert not algorithms_report.median_overshoots(steady)
+    said = report.payback_sentence(1.7, steady)
+    assert "at its median speed-up, 2.37x, on the op-by-op's 8.66 ms, it saves 8.66 - 8.66 / 2.37 = 5.0 ms" in said
+    assert "at most" not in said and "or more" not in said
