@@ -170,8 +170,11 @@ def prediction_short(predict: Callable, diagnosis: Diagnosis, measured: float, w
     said = f"Your prediction from the profile, {predicted:.0f} ms a step, against your script's {measured:.0f} ms"
     if measured < (1 - within) * predicted:
         # twenty-eighth reading: a miss many times the step, left unexplained, names its largest candidate
-        gap = profiler_gap_ms(diagnosis.threads, diagnosis.reference["forward and backward"])
-        overhead = (f": under it, forward and backward took {gap:.0f} ms a step more than timed alone" if gap
+        # thirty-second reading: a gap from rounds in two groups is no figure (the worked block says so too)
+        gap = (profiler_gap_ms(diagnosis.threads, diagnosis.reference["forward and backward"])
+               if _threads_timed(diagnosis) else None)
+        overhead = (f": under the profiler, forward and backward took {gap:.0f} ms a step more than timed alone"
+                    if gap else ", not measured apart" if diagnosis.threads and diagnosis.threads.get("ratios")
                     else "")
         return said + (f": {predicted - measured:.0f} ms under it, saved inside the regions it kept as profiled "
                        f"(and the profiler's own overhead{overhead}).")
