@@ -239,18 +239,19 @@ def percent(share: float) -> str:
     return f"{half_up(share * 100, 0):.0f}%"
 
 
-def signed_percent(share: float) -> str:
-    """A share that may be negative (a residual, a change) as a signed whole percent, half up away from zero
-    as a reader rounds it: -0.225 -> "-23%" (``:+.0%`` rounds the binary float -0.22499... to "-22%"). A share
-    that rounds to zero prints "0%", with no sign: "+0%" beside 98.7 against 99.1 would tell the reader the
-    figure was not below, and "-0%" reads as a loss."""
-    shown = printed_percent(share)
-    return "0%" if shown == 0 else f"{shown:+.0f}%"
+def signed_percent(share: float, digits: int = 0) -> str:
+    """A share that may be negative (a residual, a change) as a signed percent to ``digits`` decimals (whole
+    by default), half up away from zero as a reader rounds it: -0.225 -> "-23%" (``:+.0%`` rounds the binary
+    float -0.22499... to "-22%"); ``digits=1``: -0.0625 -> "-6.3%". A share that rounds to zero prints "0%"
+    (or "0.0%"), with no sign: "+0%" beside 98.7 against 99.1 would tell the reader the figure was not below,
+    and "-0%" reads as a loss."""
+    shown = printed_percent(share, digits)
+    return f"{0:.{digits}f}%" if shown == 0 else f"{shown:+.{digits}f}%"
 
 
-def printed_percent(share: float) -> float:
-    """``share`` in whole percent as ``signed_percent`` prints it (-0.225 -> -23.0; + 0.0 turns -0.0 into 0)."""
-    return half_up(share * 100, 0) + 0.0
+def printed_percent(share: float, digits: int = 0) -> float:
+    """``share`` in percent as ``signed_percent`` prints it (-0.225 -> -23.0; + 0.0 turns -0.0 into 0)."""
+    return half_up(share * 100, digits) + 0.0
 
 
 def gain_share(value: float, bound: float, baseline: float = 1.0) -> str:
@@ -337,9 +338,18 @@ def paired_spread(ratios: list[float]) -> float:
     fewer than 4 rounds, which cannot show a spread). The ``spread`` of ``against_speedup``."""
     if len(ratios) < 4:
         return 0.0
+    low, high = middle_half(ratios)
+    return (high - low) / 2
+
+
+def middle_half(ratios: list[float]) -> tuple[float, float]:
+    """The ends of paired rounds' middle half, (low, high): the rounds ``paired_spread`` reads (with 4 or 5
+    rounds, the second lowest and the second highest; fewer than 4: the lowest and the highest). Where the
+    rounds are skewed (three near 2.5x, two disturbed near 5x) median ± spread reaches below every round
+    measured; a range worked from these ends never leaves the rounds."""
     ordered = sorted(ratios)
     quarter = len(ordered) // 4
-    return (ordered[-1 - quarter] - ordered[quarter]) / 2
+    return ordered[quarter], ordered[-1 - quarter]
 
 
 def claims_table(rows: list[Claim]) -> Table:
