@@ -163,6 +163,21 @@ def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float
             "profile did not show: profile your own script's steps.")
 
 
+def _overhead_words(diagnosis: Diagnosis) -> str:
+    """What the short take-away adds after "the profiler's own overhead": the ms a step it cost, where thread
+    rounds that gather around one figure measured it (``profiler_gap_ms``); "not measured apart" where rounds
+    were timed but give no figure (thirty-second reading: rounds in two groups printed 562 ms beside a block
+    that says they cannot); nothing where no rounds were timed."""
+    gap = None
+    if _threads_timed(diagnosis):
+        gap = profiler_gap_ms(diagnosis.threads, diagnosis.reference["forward and backward"])
+    if gap:
+        return f": under the profiler, forward and backward took {gap:.0f} ms a step more than timed alone"
+    if diagnosis.threads and diagnosis.threads.get("ratios"):
+        return ", not measured apart"
+    return ""
+
+
 def prediction_short(predict: Callable, diagnosis: Diagnosis, measured: float, within: float = 0.1) -> str:
     """``prediction_sentence``'s outcome in one sentence, for the take-aways a learner keeps (twenty-seventh
     reading: the take-aways ran to thirty lines); the working stays in ``prediction_sentence``, collapsed."""
@@ -170,14 +185,8 @@ def prediction_short(predict: Callable, diagnosis: Diagnosis, measured: float, w
     said = f"Your prediction from the profile, {predicted:.0f} ms a step, against your script's {measured:.0f} ms"
     if measured < (1 - within) * predicted:
         # twenty-eighth reading: a miss many times the step, left unexplained, names its largest candidate
-        # thirty-second reading: a gap from rounds in two groups is no figure (the worked block says so too)
-        gap = (profiler_gap_ms(diagnosis.threads, diagnosis.reference["forward and backward"])
-               if _threads_timed(diagnosis) else None)
-        overhead = (f": under the profiler, forward and backward took {gap:.0f} ms a step more than timed alone"
-                    if gap else ", not measured apart" if diagnosis.threads and diagnosis.threads.get("ratios")
-                    else "")
         return said + (f": {predicted - measured:.0f} ms under it, saved inside the regions it kept as profiled "
-                       f"(and the profiler's own overhead{overhead}).")
+                       f"(and the profiler's own overhead{_overhead_words(diagnosis)}).")
     if measured <= (1 + within) * predicted:
         return said + f": within {within:.0%}, so what your script saved is the work the prediction leaves out."
     return said + f": more than {within:.0%} over it, so your script waits for something the profile did not show."
