@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from utils.claims import as_printed, half_up, percent, speedup_verdict
+from utils.claims import as_printed, half_up, percent, runs_agree, speedup_verdict
 from utils.lessons.articles_checked.checks import explained_by_reference, past_bound, spread_of, work_scaled_reference
 from utils.lessons.articles_checked.figures import LEDGER_NOISE, rounds_above, rounds_past_two_words
 from utils.lessons.articles_checked.reference_rounds import past_reference_clauses
@@ -151,11 +151,13 @@ def same_configuration(bench: dict, lesson: dict) -> bool:
 
 
 def lesson_02_beside(m: dict) -> str:
-    """Where make bench reported the configuration lesson 02 §5 recorded, the two medians set side by side, each
-    against its own work-scaled reference (bound / the stages' measured work, lesson 02's reference): about
-    the same share of each (within the 2% floor, as printed) says the runs' stages did different work, which
-    neither run explains; shares that differ say the work does not account for the gap either ("" where the
-    set-ups differ or a reference is missing)."""
+    """Where make bench reported the configuration lesson 02 §5 recorded, the two medians set side by side by the
+    noise rule between runs (``claims.runs_agree``) first: within noise, there is no gap to explain, and each
+    against its own work-scaled reference (bound / the stages' measured work, lesson 02's reference) says
+    whether the stages did about the same work. Where they disagree: about the same share of each (within the
+    2% floor, as printed) with the work differing says the runs' stages did different work, which neither run
+    explains; shares that differ say the work does not account for the gap either ("" where the set-ups
+    differ or a reference is missing)."""
     bench, lesson = m["results"].get("pipeline_configs"), m["results"].get("pipeline")
     if bench is None or lesson is None or not same_configuration(bench.record, lesson.record):
         return ""
@@ -166,14 +168,30 @@ def lesson_02_beside(m: dict) -> str:
             return ""
         x, ref = half_up(r["value"], 2), as_printed(reference, 2)
         bound = as_printed(r["bound"], 2)  # the work, from the bound and reference as printed (1.78 / 1.94)
-        pairs.append((x, ref, x / ref, half_up(bound / ref, 2)))
-    (bx, bref, bshare, bwork), (lx, lref, lshare, lwork) = pairs
+        pairs.append((x, ref, x / ref, half_up(bound / ref, 2), spread_of(r)))
+    (bx, bref, bshare, bwork, bspread), (lx, lref, lshare, lwork, lspread) = pairs
     said = (f"; lesson 02 §5 timed the same configuration at {lx:.2f}x: make bench {bx:.2f}x against its "
             f"work-scaled reference {bref:.2f}x ({percent(bshare)} of it), lesson 02 {lx:.2f}x against {lref:.2f}x "
             f"({percent(lshare)})")
+    if runs_agree(bx, bspread, lx, lspread):
+        return said + f": {agreeing_work_words(bx, bspread, lx, lspread, bwork, lwork)}"
     if abs(half_up(bshare * 100, 0) - half_up(lshare * 100, 0)) <= LEDGER_NOISE * 100:
+        if bwork == lwork:  # same share, same work as printed: nothing on the page accounts for the gap
+            return said + (f": about the same share of each and the same work ({bwork:.2f}x one device's, bound "
+                           "over reference), yet the medians disagree, which neither run explains")
         return said + (f": about the same share of each, so the two runs' stages did different work (about "
                        f"{bwork:.2f}x and {lwork:.2f}x one device's, each bound over its reference), which neither "
                        "run explains")
     return said + (": the shares differ too, so the stages' work does not account for the gap between the "
                    "medians, which neither run explains")
+
+
+def agreeing_work_words(bx: float, bspread: float, lx: float, lspread: float, bwork: float, lwork: float) -> str:
+    """Two medians within noise of each other (no gap to explain), then the stages' work each run measured:
+    the same as printed, or different work that the medians do not show beyond noise."""
+    said = (f"within noise of each other ({bx:.2f}x ± {bspread:.2f} and {lx:.2f}x ± {lspread:.2f}: one median ± "
+            "its spread covers the other's)")
+    if bwork == lwork:
+        return said + f"; both runs' stages did about the same work ({bwork:.2f}x one device's, bound over reference)"
+    return said + (f"; their stages' work differs (about {bwork:.2f}x and {lwork:.2f}x one device's, each bound "
+                   "over its reference), a gap the medians do not show beyond noise")
