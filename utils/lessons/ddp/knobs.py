@@ -349,15 +349,17 @@ def step_beside_table(step_ms: float, base_ms: float, lag_ms: float, base_range:
     """How section 2's default-bucket step (``step_ms``, printed to 0.1 ms; no optimizer step) sits beside this
     table's default median (``base_ms``, whole ms) and its rounds (``base_range``, whole ms); ``lag_ms``: how
     much later the other rank's last gradient came there. All figures as printed. A step inside the defaults'
-    own rounds is not told apart from their median: the median is printed to whole ms, so a gap under 1 ms
-    is not on the page, and the rounds show how far one run's step moves. Outside them the gap is known to
-    half a ms either way (``_about_ms``), and is said to pass the wait only where its low end does. A shorter
-    step names the optimizer step this table's steps include. Lesson 03."""
+    own rounds is not told apart from their median, however far from it: the rounds show how far one step
+    moves from round to round (never "about" the median: 67.8 ms is 7 ms from 75, which no rounding to whole
+    ms hides; t32_0304 #1). Outside them the gap is known to half a ms either way (``_about_ms``), and is said
+    to pass the wait only where its low end does. Both a shorter step and one inside the rounds name the
+    optimizer step this table's steps include. Lesson 03."""
     gap = half_up(step_ms - base_ms, 1)  # ms, worked from the two printed figures
     low, high = base_range
     if low <= step_ms <= high:
-        return (f", within this table's default rounds ({low:.0f}-{high:.0f} ms): about its {base_ms:.0f} ms "
-                "median, which is printed to whole ms")
+        return (f", inside this table's default rounds ({low:.0f}-{high:.0f} ms), so not told apart from its "
+                f"{base_ms:.0f} ms median: one step moves that far from round to round (this table's steps also "
+                "include an optimizer step, which section 2's do not)")
     about = _about_ms(gap)
     if gap - 0.5 > lag_ms:  # beyond what the wait for the other rank explains, even at the gap's low end
         waited = (f"more than the {lag_ms:.1f} ms by which the other rank's last gradient came later can explain"
