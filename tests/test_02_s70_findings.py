@@ -71,4 +71,4 @@ def test_cell_15_defines_no_cause_to_read_and_the_reached_round():
     text = " ".join(nb.cells[15].source.split())
     assert '"explained by its own round\'s reference"' in text
     assert 'read "no cause to read"' in text
-    assert "one round crossing 1× does not make a figure noise" in text
+    assert "how many rounds lie on each side does not decide it" in text
