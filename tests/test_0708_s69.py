@@ -66,8 +66,8 @@ def test_the_drawn_pass_s_compute_names_a_busier_moment_where_the_caption_does()
     from utils.lessons.tensor_parallel import cost, pass_step
 
     base = cost.half_per_call(22.4e-3, 1, 4)   # 2.8 ms
-    assert pass_step.drawn_moment(1.17, 30.6e-3, [24.1e-3, 25.3e-3]) == (1.17, True)
-    assert pass_step.drawn_moment(0.1, 25.34e-3, [24.1e-3, 25.3e-3]) == (0.1, False)   # 25.3 as printed
+    assert pass_step.drawn_moment(1.17, 30.6e-3, [24.1e-3, 25.3e-3]) == (1.17, True, None)
+    assert pass_step.drawn_moment(0.1, 25.34e-3, [24.1e-3, 25.3e-3]) == (0.1, False, None)   # 25.3 as printed
     busier = pass_step.drawn_beside(4.61e-3, base, (1.17, True))
     assert "4.61 ms of a rank's own compute before each, more than that half, which comes from one " \
            "device's fastest timed pass" in busier

@@ -16,7 +16,7 @@ def test_a_faster_drawn_pass_on_a_quiet_machine_names_no_quieter_moment():
     text = pass_step.drawn_against_rounds([15.2e-3, 28.4e-3], 15.2e-3, ROUNDS, 0.0)
     assert text.startswith("was faster than every one of them: other programs used 0.00 of a core over the 2 ")
     assert "quieter" not in text and "busier" not in text
-    assert "the workers' own" in text and "the timed rounds' load was not measured" in text
+    assert "the workers' own" not in text and "the gap has no measured cause" in text   # t32_0708 #1
 
 
 def test_a_faster_drawn_pass_on_a_busy_machine_has_no_measured_cause():
@@ -27,9 +27,9 @@ def test_a_faster_drawn_pass_on_a_busy_machine_has_no_measured_cause():
 
 def test_a_slower_drawn_pass_names_a_busier_moment_only_above_the_gate():
     busy = pass_step.drawn_against_rounds([31.0e-3, 33.0e-3], 31.0e-3, ROUNDS, 1.17)
-    assert busy.startswith("was slower than every one of them") and "so the recorded passes met a busier moment" in busy
-    quiet = pass_step.drawn_against_rounds([31.0e-3, 33.0e-3], 31.0e-3, ROUNDS, 0.2)   # at the gate: quiet
-    assert "busier" not in quiet and "the workers' own" in quiet
+    assert busy.startswith("was slower than every one of them") and "so the recorded passes met a busy moment" in busy
+    quiet = pass_step.drawn_against_rounds([31.0e-3, 33.0e-3], 31.0e-3, ROUNDS, 0.2)   # at the gate: no cause
+    assert "busy moment" not in quiet and "the gap has no measured cause" in quiet
 
 
 def test_the_edges_are_judged_as_printed():

@@ -103,6 +103,8 @@ def test_the_timelines_record_both_ranks_and_the_all_reduces():
         assert all(a["end"] <= b_["start"] for a, b_ in zip(ordered, ordered[1:]))  # no two spans overlap
     assert article[0]["alone"] > 0 and parallel[0]["split"] > 0
     assert parallel[0]["others"] >= 0  # other programs' CPU while the passes were drawn, in cores
+    counter = parallel[0]["counter"]   # how finely that reading reads: the window, the tick, the cores
+    assert counter["window"] > 0 and 0 < counter["tick"] <= 0.1 and counter["cpus"] >= 1
     parts = timelines.allreduce_parts(timeline.flatten([r["spans"] for r in parallel]))
     together = parts["both_inside"]   # one figure a call
     assert len(together) == 2 * b.depth * b.rounds and min(together) >= 0

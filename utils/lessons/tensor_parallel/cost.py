@@ -186,6 +186,14 @@ def machine_cpu() -> tuple[float, float]:
     return busy, getattr(c, "steal", 0.0)
 
 
+def counter_grain(wall: float) -> dict:
+    """How finely ``machine_cpu`` can read a window of ``wall`` seconds: the kernel counts CPU time in ticks
+    (``tick`` seconds, 10 ms where CLK_TCK is 100) on each of ``cpus`` cores, so a window's reading may be off
+    by a tick on every core: ``pass_step.load_grain`` turns this into cores' worth (t32_0708 #1)."""
+    tick = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
+    return {"window": wall, "tick": tick, "cpus": psutil.cpu_count() or 1}
+
+
 def _sync(device) -> None:
     if torch.device(device).type == "cuda":
         torch.cuda.synchronize(device)

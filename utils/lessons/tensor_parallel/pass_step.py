@@ -47,12 +47,48 @@ def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blo
                 "time apart what does (attention, the backward pass, one pass against one step)") + f"{label}.")
 
 
-def drawn_moment(others: float, drawn: float, split_rounds: list[float]) -> tuple[float, bool]:
+LOAD_GATE = 0.2   # cores' worth of other programs' CPU above which the load names a busy moment
+
+
+def load_grain(counter: dict | None) -> float:
+    """Cores' worth a load reading may be off by (``cost.counter_grain``): a tick on every core over the
+    window. 0.0 without it (fabricated figures that ignore the grain)."""
+    return counter["cpus"] * counter["tick"] / counter["window"] if counter else 0.0
+
+
+def load_busy(others: float, counter: dict | None) -> bool:
+    """Whether the reading names a busy moment: above the gate even at the low end of its grain. A reading
+    is never read as quiet: over a window of a few ticks it cannot tell (t32_0708 #1)."""
+    return others - load_grain(counter) > LOAD_GATE
+
+
+def load_words(others: float, counter: dict | None) -> str:
+    """"0.12 of a core", with the window and the counters' grain where known: over 37 ms, ticks of 10 ms on
+    2 cores leave ± 0.54 of a core, too coarse to tell a quiet moment from a busy one."""
+    if not counter:
+        return f"{others:.2f} of a core"
+    grain = load_grain(counter)
+    return (f"{others:.2f} of a core, ± {grain:.2f} over {counter['window'] * 1e3:,.0f} ms (the machine's CPU "
+            f"counters tick every {counter['tick'] * 1e3:g} ms on each of its {counter['cpus']} cores"
+            + (": too coarse to tell a quiet moment from a busy one" if grain >= LOAD_GATE else "") + ")")
+
+
+def drawn_moment(others: float, drawn: float, split_rounds: list[float],
+                 counter: dict | None = None) -> tuple[float, bool, dict | None]:
     """(cores' worth of CPU other programs used while the passes were drawn, whether the drawn pass (seconds)
-    was slower than every timed split pass), the second judged on the figures as section 1's caption prints
-    them (ms, one decimal), so this says "busier" exactly where the caption says "slower than every one"."""
+    was slower than every timed split pass, the counters' grain (``cost.counter_grain``)), the second judged
+    on the figures as section 1's caption prints them (ms, one decimal), so this says "busier" exactly where
+    the caption says "slower than every one"."""
     shown, slowest = as_printed(drawn, 1, 1e-3), as_printed(max(split_rounds), 1, 1e-3)
-    return others, shown > slowest
+    return others, shown > slowest, counter
+
+
+def slow_calls_words(others: float, counter: dict | None, slow: bool) -> str:
+    """Section 1's line on the drawn pass's all-reduces: the load over the recorded passes, and, where the
+    longest calls are far above the median (``slow``) and the load is busy beyond its grain, why."""
+    return (f"; other programs used {load_words(others, counter)} meanwhile"
+            + (" (the machine's CPU counters, the two workers' own time taken out): the longest all-reduces are "
+               "ranks waiting for each other to get a core back" if slow and load_busy(others, counter) else ""))
 
 
 def drawn_beside(drawn: float | None, base: float, moment: tuple[float, bool] | None = None) -> str:
@@ -67,32 +103,34 @@ def drawn_beside(drawn: float | None, base: float, moment: tuple[float, bool] | 
     said = f" (the pass drawn in section 1 measured {shown:.2f} ms of a rank's own compute before each, "
     if half_up(shown, 1) > half:
         if moment and moment[1]:
+            counter = moment[2] if len(moment) > 2 else None
             return said + (f"more than that half, which comes from one device's fastest timed pass: the drawn "
                            "pass, slower than every timed split pass, was recorded at a busier moment (other "
-                           f"programs used {moment[0]:.2f} of a core), or a rank's half ran slower than half one "
-                           "device's; this run does not tell the two apart)")
+                           f"programs used {load_words(moment[0], counter)}), or a rank's half ran slower than "
+                           "half one device's; this run does not tell the two apart)")
         return said + "more than that half: a rank's half ran slower than half one device's fastest pass)"
     if half_up(shown, 1) < half:
         return said + "less than that half: a rank's half ran faster than half one device's fastest pass)"
     return said + "that half to 0.1 ms)"
 
 
-def drawn_against_rounds(recorded: list[float], drawn: float, rounds: list[float], others: float) -> str:
+def drawn_against_rounds(recorded: list[float], drawn: float, rounds: list[float], others: float,
+                         counter: dict | None = None) -> str:
     """How the drawn pass (seconds) stands against the timed split passes (``rounds``), judged on the figures
     as section 1's collapsed block prints them (ms, one decimal): faster than every one, within their range, or
     slower than every one. ``others`` (cores' worth of CPU other programs used) is measured over all the
-    ``recorded`` passes together, never over the timed rounds, so it can name a busier moment for the recorded
-    passes (above 0.2 of a core) but never a quieter one for the drawn pass alone (t31_0708 #1): where the
-    recorded passes ran quiet, their own spread comes from inside the workers."""
+    ``recorded`` passes together, never over the timed rounds, and read to ``counter``'s grain: it names a busy
+    moment for the recorded passes only where it clears the gate by more than its grain, and never a quiet
+    one (t31_0708 #1, t32_0708 #1: even a small load can cover a gap of a few ms, so no cause inside the
+    workers follows from it)."""
     shown = lambda seconds: as_printed(seconds, 1, 1e-3)  # noqa: E731
     if shown(drawn) >= shown(min(rounds)) and shown(drawn) <= shown(max(rounds)):
         return "lies within their range"
     side = "faster" if shown(drawn) < shown(min(rounds)) else "slower"
-    load = f"other programs used {others:.2f} of a core over the {len(recorded)} recorded passes together"
-    if others > 0.2:
-        cause = (", so the recorded passes met a busier moment" if side == "slower" else
-                 "; the timed rounds' load was not measured, so the gap has no measured cause")
-    else:
-        cause = (", so what sets those passes apart is the workers' own (the spans' own recording and waits "
-                 "for the other rank, not measured apart); the timed rounds' load was not measured")
-    return f"was {side} than every one of them: {load}{cause}"
+    load = (f"other programs used {load_words(others, counter)} over the {len(recorded)} recorded passes "
+            "together")
+    if side == "slower" and load_busy(others, counter):
+        return (f"was {side} than every one of them: {load}, so the recorded passes met a busy moment (the "
+                "timed rounds' load was not measured)")
+    return f"was {side} than every one of them: {load}; the timed rounds' load was not measured, so the gap " \
+           "has no measured cause"

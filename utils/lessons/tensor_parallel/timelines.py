@@ -21,7 +21,7 @@ import torch.distributed as dist
 
 from utils import models
 from utils.launch import current_backend, process_group
-from utils.lessons.tensor_parallel.cost import arrivals, machine_cpu, printed_median
+from utils.lessons.tensor_parallel.cost import arrivals, counter_grain, machine_cpu, printed_median
 from utils.lessons.tensor_parallel.attention_reference import TensorParallelBlock
 from utils.timeline import Span, SpanRecorder
 
@@ -168,7 +168,8 @@ def parallel_worker(b: Blocks) -> dict:
         others = max(every[0]["machine_busy"] - sum(w["process_cpu"] for w in every), 0.0) / wall
         return {"alone": alone, "split": split, "spans": [s.to_dict() for s in carve(rec.spans())],
                 "alone_rounds": alone_rounds, "split_rounds": split_rounds,  # seconds, each timed round
-                "others": others}  # cores' worth of CPU other programs used while the passes were drawn
+                "others": others,  # cores' worth of CPU other programs used while the passes were drawn
+                "counter": counter_grain(wall)}  # how finely that window's counters read it
 
 
 def _call_rows(spans: list[Span]) -> dict[str, list[tuple[float, float]]] | None:
