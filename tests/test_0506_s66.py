@@ -101,9 +101,9 @@ def test_the_policys_figure_has_one_its_and_names_an_outlying_round():
 def test_cell_16_reads_the_prediction_from_both_pairs():
     cell = next("".join(c["source"]) for c in json.loads((NOTEBOOKS / "06_memory.ipynb").read_text())["cells"]
                 if "POLICY_PAIR" in "".join(c["source"]))
-    assert "predicted = predicted_range(plain_step, recomputed, CKPT_TIMES)" in cell
+    assert "predicted = predicted_range(plain_step, recomputed, CKPT_TIMES, CKPT_ROUNDS)" in cell
     assert "2 * policy_cost" not in cell and "share=(CKPT_TIMES[\"blocks' forward\"], CKPT_TIMES[\"forward\"])" in cell
-    assert "prediction_words(plain_step, recomputed, CKPT_TIMES, policy_rounds)" in cell
+    assert "prediction_words(plain_step, recomputed, CKPT_TIMES, policy_rounds, CKPT_ROUNDS)" in cell
 
 
 def test_the_measured_lines_cell_0_promises_are_labelled_and_05_words_its_rule_once():

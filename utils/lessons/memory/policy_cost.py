@@ -15,6 +15,7 @@ at both ends and the prediction is a range (t28_0506 #1).
 from __future__ import annotations
 
 from utils import claims
+from utils.lessons.memory.measure import step_ratio
 
 # which figure is which where a part is set against its whole: the ratio divides the two fastest runs, the
 # ones the table prints; only its ± comes from the rounds, paired, where each round gives a ratio of its own
@@ -28,26 +29,39 @@ def _ms(seconds: float) -> float:
     return claims.as_printed(seconds, 1, 1e-3)
 
 
-def policy_costs(times: dict) -> tuple[float, float]:
-    """The policy's own cost (seconds), from each pair as the step-times table prints it: (the whole forward's
-    pair, the blocks' forward's pair): 28.6 - 25.7 = +2.9 ms and 28.7 - 23.3 = +5.4 ms."""
-    return tuple(claims.half_up(_ms(times[a]) - _ms(times[b]), 1) * 1e-3 for a, b in PAIRS.values())
+def policy_costs(times: dict, rounds: dict | None = None) -> tuple[float, float]:
+    """The policy's own cost (seconds) from each pair: (the whole forward's pair, the blocks' forward's pair).
+    With the interleaved ``rounds`` (how the lesson reads it): the pair's rounds' median ratio
+    (``measure.step_ratio``, as printed) less 1, x the plain forward's time as printed, (1.06 - 1) x 21.4 =
+    +1.3 ms, the basis every step ratio in the lesson is read on. The fastest of each may pair different rounds,
+    one of them outlying: 25.6 - 21.4 = +4.2 ms was 1.20x, outside its rounds' 1.06x ± 0.05 (t32_0506 #1).
+    Without ``rounds``: the difference of the two times as the step-times table prints them, 28.6 - 25.7."""
+    if rounds is None:
+        return tuple(claims.half_up(_ms(times[a]) - _ms(times[b]), 1) * 1e-3 for a, b in PAIRS.values())
+    return tuple(claims.half_up((policy_ratio(rounds, a, b) - 1) * _ms(times[b]), 1) * 1e-3
+                 for a, b in PAIRS.values())
 
 
-def recompute_costs(times: dict) -> tuple[float, float]:
+def policy_ratio(rounds: dict, name: str, reference: str) -> float:
+    """A pair's rounds' median ratio as printed (2 decimals): ``measure.step_ratio``'s figure."""
+    return step_ratio(rounds, name, reference)[0]
+
+
+def recompute_costs(times: dict, rounds: dict | None = None) -> tuple[float, float]:
     """The recompute's share of the policy's cost (seconds) at both ends, low first: the whole forward's pair
     and the blocks' forward's pair (the blocks are what the recompute runs again; the whole pair times the same
-    overhead, as the head and loss run outside the policy)."""
-    return tuple(sorted(policy_costs(times)))
+    overhead, as the head and loss run outside the policy). ``rounds``: as ``policy_costs``."""
+    return tuple(sorted(policy_costs(times, rounds)))
 
 
-def predicted_range(step: float, recomputed: float, times: dict) -> tuple[float, float]:
+def predicted_range(step: float, recomputed: float, times: dict, rounds: dict | None = None) -> tuple[float, float]:
     """Selective's predicted step (seconds) at both ends: ``step`` + ``recomputed`` + the first forward's cost
     (the whole forward's pair) + the recompute's (``recompute_costs``), each as printed, so that 68.8 + 9.1 +
-    2.9 + 2.9 = 83.7 and 68.8 + 9.1 + 2.9 + 5.4 = 86.2 are a reader's own sums."""
-    first = policy_costs(times)[0]
+    2.9 + 2.9 = 83.7 and 68.8 + 9.1 + 2.9 + 5.4 = 86.2 are a reader's own sums. ``rounds``: as
+    ``policy_costs``."""
+    first = policy_costs(times, rounds)[0]
     base = _ms(step) + claims.half_up(recomputed * 1e3, 1) + first * 1e3
-    return tuple(claims.half_up(base + cost * 1e3, 1) * 1e-3 for cost in recompute_costs(times))
+    return tuple(claims.half_up(base + cost * 1e3, 1) * 1e-3 for cost in recompute_costs(times, rounds))
 
 
 def ms_range(low: float, high: float, signed: bool = False) -> str:
@@ -59,22 +73,34 @@ def ms_range(low: float, high: float, signed: bool = False) -> str:
     return f"{hi:.1f} ms" if lo == hi else f"{lo:.1f}-{hi:.1f} ms"
 
 
-def prediction_words(step: float, recomputed: float, times: dict, policy_rounds: str) -> str:
+def prediction_words(step: float, recomputed: float, times: dict, policy_rounds: str,
+                     rounds: dict | None = None) -> str:
     """The prediction and how it adds up, to follow "selective should take ": the policy's cost beside the
     pair each end comes from, its ratio (the fastest of each) beside its rounds' (``policy_rounds``, e.g.
-    "1.12x ± 0.04"), so that the 1.11x a reader meets is never read as the rounds' median."""
-    whole, blocks = policy_costs(times)
-    low, high = predicted_range(step, recomputed, times)
+    "1.12x ± 0.04"), so that the 1.11x a reader meets is never read as the rounds' median. With ``rounds``
+    (``policy_costs``), each cost is worked from its pair's rounds' median, and the fastest of each is said
+    beside it as a figure not used: it may pair an outlying round with another (t32_0506 #1)."""
+    whole, blocks = policy_costs(times, rounds)
+    low, high = predicted_range(step, recomputed, times, rounds)
     (sel, plain), (sel_b, plain_b) = ((_ms(times[a]), _ms(times[b])) for a, b in PAIRS.values())
-    policy = claims.half_up(sel / plain, 2)
-    first = f"its whole forward alone, {sel:.1f} - {plain:.1f} ms, {policy:.2f}x the plain one; rounds: {policy_rounds}"
+    fastest = claims.half_up(sel / plain, 2)
+    if rounds is None:
+        first = f"its whole forward alone, {sel:.1f} - {plain:.1f} ms, {fastest:.2f}x the plain one; rounds: {policy_rounds}"
+        second = f"that pair, or the blocks' forwards', {sel_b:.1f} - {plain_b:.1f} ms"
+    else:
+        ratio, ratio_b = (policy_ratio(rounds, a, b) for a, b in PAIRS.values())
+        first = (f"its whole forward alone's rounds, {policy_rounds}: ({ratio:.2f} - 1) x the plain forward's "
+                 f"{plain:.1f} ms; not the fastest of each, {sel:.1f} / {plain:.1f} = {fastest:.2f}x, which may pair "
+                 f"different rounds: the table below")
+        second = (f"that pair, or the blocks' forwards', their rounds' median ({ratio_b:.2f} - 1) x the plain "
+                  f"blocks' {plain_b:.1f} ms")
     said = (f"{ms_range(low, high)}: the step ({_ms(step):.1f}) + the recomputed share of the blocks' forward "
             f"({claims.half_up(recomputed * 1e3, 1):.1f}) + the policy's own cost")
     if claims.as_printed(whole * 1e3, 1) == claims.as_printed(blocks * 1e3, 1):   # both pairs agree as printed
         return said + f" twice ({whole * 1e3:+.1f} each: {first}; the blocks' forward's pair, the same)"
     return (said + f" in the first forward ({whole * 1e3:+.1f}: {first}) and in the recompute, which reruns the "
-            f"blocks' forward under it ({ms_range(*recompute_costs(times), signed=True)}: that pair, or the blocks' "
-            f"forwards', {sel_b:.1f} - {plain_b:.1f} ms; both time the same overhead, so both ends are read)")
+            f"blocks' forward under it ({ms_range(*recompute_costs(times, rounds), signed=True)}: {second}; both "
+            f"time the same overhead, so both ends are read)")
 
 
 def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread: float | None = None,
