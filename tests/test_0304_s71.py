@@ -24,3 +24,25 @@ def test_a_step_inside_the_defaults_rounds_is_never_called_about_their_median():
     # just outside: read against the median to half a ms, as before
     assert step_beside_table(64.9, 75, 0.0, (65, 86)).startswith(", about 10 ms shorter than")
     assert step_beside_table(86.1, 75, 0.0, (65, 86)).startswith(", about 11 ms longer although")
+
+
+def test_the_waits_label_is_read_from_the_share_as_printed_and_its_rule_is_printed():
+    """t32_0304 #2: 2.1 of 5.3 ms (39.6%) printed "40% | mostly not waiting" beside "42% | about half": the
+    label came from the unrounded share, across a 40% boundary the page never printed."""
+    from utils.lessons.ddp import overlap, waits
+
+    def row(exposed_ms: float, waited_ms: float) -> tuple:
+        return waits.row("DDP, default buckets", {"exposed": exposed_ms * 1e-3, "communication": 14.1e-3},
+                         {"in_calls": 1.0e-3, "other_in_calls": 0.0, "exposed": waited_ms * 1e-3,
+                          "lag": waited_ms * 1e-3, "me": 0, "other": 1})
+
+    assert row(5.3, 2.1)[4:] == ("5.3 ms: 2.1 ms (40%)", "about half")  # 39.6 % prints 40%
+    assert row(7.9, 3.3)[4:] == ("7.9 ms: 3.3 ms (42%)", "about half")
+    assert row(5.3, 2.0)[4:] == ("5.3 ms: 2.0 ms (38%)", "mostly not waiting")
+    assert row(5.0, 3.0)[4:] == ("5.0 ms: 3.0 ms (60%)", "about half")  # 60% is the top of "about half"
+    assert row(4.9, 3.0)[4:] == ("4.9 ms: 3.0 ms (61%)", "mostly waiting")
+    assert overlap.waiting_share(60.4, 100.0) == "about half"  # prints 60%
+    assert overlap.waiting_share(60.5, 100.0) == "mostly waiting"  # prints 61%, half up
+    key = " ".join(waits.KEY.split())
+    assert ("So it was: mostly waiting above 60% of the exposed time, about half from 40% to 60%, mostly not "
+            "waiting below 40% (the share as printed).") in key

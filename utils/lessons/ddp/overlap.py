@@ -438,12 +438,14 @@ def shown_rank_waited(lags_ms: list[float]) -> str:
 
 
 def waiting_share(wait: float, total: float) -> str:
-    """``"mostly waiting"``, ``"about half"`` or ``"mostly not waiting"``: how much of ``total`` (seconds)
-    the ``wait`` for the other rank was, read with ``MOSTLY``, so that 2.2 ms of 4.4 ms reads "about half"."""
-    share = wait / total if total > 0 else 0.0
-    if share > MOSTLY:
+    """``"mostly waiting"``, ``"about half"`` or ``"mostly not waiting"``: how much of ``total`` the ``wait``
+    for the other rank was (both in one unit), read with ``MOSTLY`` from the share in whole percent as the page
+    prints it (``percent``): 2.2 ms of 4.4 ms is "about half", and 2.1 of 5.3 (39.6%) prints 40%, so it reads
+    "about half" beside a printed 42% (t32_0304 #2), never across a boundary the reader cannot see."""
+    shown = half_up(100 * wait / total, 0) / 100 if total > 0 else 0.0  # the share as percent() prints it
+    if shown > MOSTLY:
         return "mostly waiting"
-    return "about half" if share >= 1 - MOSTLY else "mostly not waiting"
+    return "about half" if shown >= 1 - MOSTLY else "mostly not waiting"
 
 
 def beyond_wait(left_ms: float, isolated_ms: float) -> str:
