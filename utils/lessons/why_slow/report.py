@@ -374,7 +374,7 @@ from utils.lessons.why_slow.scaling_report import (  # noqa: E402, F401
 from utils.lessons.why_slow.algorithms_report import (  # noqa: E402, F401
     COMPARISON_COLUMNS, comparison_rows, comparison_summary, same_result_said, verdict_word, ceiling_said,
     comparison_table, algorithms_sentence, algorithms_answer, algorithms_count, fused_bandwidth_sentence, payback,
-    payback_range, payback_sentence, rounds_sentence, speedup_text, median_overshoots, saving_ceiling,
+    payback_range, payback_sentence, rounds_sentence, speedup_text, median_overshoots, saving_ceiling, ACROSS,
 )
 
 
@@ -386,9 +386,9 @@ def payback_claim(compile_seconds: float, gain) -> "Claim":
     saved_said, calls_said = f"{saved:.1f} ms saved a call", f"after {calls or 0:,} calls"
     if calls is not None and median_overshoots(gain):  # the fastest times' difference caps it (t31_0001 #1)
         saved_said, calls_said = f"at most {saved_said} (the fastest times' difference)", f"{calls_said} or more"
-    if span:  # the range across the speed-up's ±, as section 5's sentence prints it
+    if span:  # the range across the rounds' middle half, as section 5's sentence prints it
         least, most, fewest, longest = span
-        across = "across the speed-up's ±"
+        across = ACROSS
         saved_said += f" ({least:.1f} to {most:.1f} {across})"
         calls_said += f" ({fewest:,} to {longest:,} {across})" if longest else f" ({fewest:,} or more {across})"
     return Claim("torch.compile pays back its compile", f"{first:.1f} s to compile", saved_said,
