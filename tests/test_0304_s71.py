@@ -46,3 +46,13 @@ def test_the_waits_label_is_read_from_the_share_as_printed_and_its_rule_is_print
     key = " ".join(waits.KEY.split())
     assert ("So it was: mostly waiting above 60% of the exposed time, about half from 40% to 60%, mostly not "
             "waiting below 40% (the share as printed).") in key
+
+
+def test_03_barrier_is_defined_before_the_cell_whose_collapsed_block_first_prints_it():
+    """t32_0304 #3: the chart cell's collapsed block says "left the barrier 0.0 ms apart", and the definition
+    came only in the markdown after that cell."""
+    cells = _cells("03_ddp.ipynb")
+    prints = next(i for i, c in enumerate(cells) if c.cell_type == "code" and "overlap.drawn_text(" in c.source)
+    defines = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and "barrier" in c.source)
+    assert defines < prints
+    assert "a call that no rank leaves until every rank has reached it" in " ".join(cells[defines].source.split())
