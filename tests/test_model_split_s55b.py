@@ -81,12 +81,12 @@ def test_the_probes_price_says_it_stands_on_one_round():
     said = placement.price_support(got)
     assert said == ("The probe's price is not ruled out while some reading of the extra time is as large as what "
                     "the extra messages would cost at that price: section 8's 12 extra messages would cost 0.9 + "
-                    "21.0 = 21.9 ms at it; the extra time read 9.7 ms (the paired median plus its "
+                    "21.0 = 21.9 ms at it; the extra time read 7.3 ms (the paired median), 9.7 ms (the paired median plus its "
                     "spread), 15 ms (the table's median steps' difference), 34.6 ms (the highest of 5 rounds): "
                     "only the highest of 5 rounds reaches that cost, so the price rests on one round")
     # the other outcomes: two readings allow it; the price refuted (nothing to say); every reading allows it
     two = placement.price_support(_placements([-0.1, 4.9, 7.3, 9.7, 34.6], placed_s=0.238))  # medians 24 ms apart
-    assert two.endswith("2 of 3 reach that cost (the table's median steps' difference and the highest of 5 rounds)")
+    assert two.endswith("2 of 4 reach that cost (the table's median steps' difference and the highest of 5 rounds)")
     assert placement.price_support(_placements([-0.1, 4.9, 7.3, 9.7, 12.0])) == ""  # overpriced: refuted
     assert placement.overpriced(_placements([-0.1, 4.9, 7.3, 9.7, 12.0]))
     every = placement.price_support(_placements([20.0, 22.0, 24.0, 26.0, 30.0], placed_s=0.24))

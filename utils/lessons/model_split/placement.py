@@ -501,7 +501,9 @@ def price_support(got: dict) -> str:
     d = sum_digits(fixed, in_bytes)
     fixed, in_bytes = as_printed(fixed, d), as_printed(in_bytes, d)
     cost = as_printed(fixed + in_bytes, d)  # the sum of the two printed terms, as section 8's block adds them
-    readings = extra_readings(got)  # the same readings the work's rise is set against (work_reach)
+    # the median first, as the line above leads with it, then the readings the work's rise is set against
+    # (work_reach): "every one of them" then covers every reading the page prints of the extra time
+    readings = [(extra_time(got)[0], "the paired median", 1)] + extra_readings(got)
     listed = ", ".join(f"{value:.{digits}f} ms ({name})" for value, name, digits in readings)
     which = _which_allow([name for value, name, _ in readings if value >= cost], len(readings))
     # the rule first (one reading as large as the cost keeps the price), then which readings meet it
@@ -519,7 +521,7 @@ def _which_allow(allow: list[str], count: int) -> str:
         rests = ", so the price rests on one round" if allow[0].startswith("the highest") else ""
         return f"only {allow[0]} reaches that cost{rests}"
     if allow:
-        return f"{len(allow)} of {count} reach that cost ({' and '.join(allow)})"
+        return f"{len(allow)} of {count} reach that cost ({_listed(allow, 'and')})"
     return "none of them, as printed, reaches that cost"
 
 
