@@ -139,10 +139,9 @@ def _bullets(diagnosis: Diagnosis, train_fn, flops: float | None, peak, predict)
     took = f"Forward and backward (its all-reduces included) and the optimizer took {share_text(compute)}"
     costed = [  # (the slow script's share of a step it cost, the take-away, its one sentence)
         (compute, f"{took} of the slow script's step ({rows_text(ref, 'forward and backward', 'optimizer')}){rate}.\n"
-                  f"{asked}\nThe thread count, in one line: {verdict}.\n"  # the conclusion first, then how
+                  f"{asked}\n"  # the thread count's one line is the short list's (thirty-second reading)
                   + short_sentences(f"{timed[:1].upper()}{timed[1:]}."),
-         f"{took} of the slow script's step{rates}.\n{asked} The thread count: "
-         f"{verdict.removesuffix(' (worked below)')}."),
+         f"{took} of the slow script's step{rates}.\n{asked} The thread count: {verdict}."),
         (sum(waits.values()), f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow "
                               f"script's step ({rows_text(ref, 'evaluate', 'checkpoint')}; the largest, "
                               f"{largest!r}, {share_text(waits[largest])}), a region's time including "

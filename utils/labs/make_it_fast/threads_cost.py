@@ -523,9 +523,9 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
 
 
 def threads_verdict(timed: dict | None, fb_ms: float, miss_ms: float | None, reading: dict | None = None) -> str:
-    """The threads take-away's conclusion in one clause, for the first line of its bullet (twenty-sixth reading:
-    the point came last, after four sub-bullets): the branch ``threads_sentence`` reaches, worked the same way
-    from the same figures, which follow it. Starts in lower case."""
+    """The threads take-away's conclusion in one clause, for its kept sentence (twenty-sixth reading: the point
+    came last, after four sub-bullets; thirty-second reading: the worked block no longer repeats it): the branch
+    ``threads_sentence`` reaches, worked the same way from the same figures. Starts in lower case."""
     if not timed or not timed["ratios"]:
         return "not timed here" if not timed else "the launcher gives the slow script's count: nothing to time"
     if not gathered(timed["ratios"]):
@@ -539,7 +539,7 @@ def threads_verdict(timed: dict | None, fb_ms: float, miss_ms: float | None, rea
     said = _share_of_miss(_bases(timed, fb_ms), value, spread, ratios, miss_ms,
                           kept_ms(reading) if reading else (0.0, ""))
     verdict = next(v for v in _VERDICTS if v in said)
-    return f"the launcher's count ran {value:.2f}x ± {spread:.2f} as fast: {verdict} (worked below)"
+    return f"the launcher's count ran {value:.2f}x ± {spread:.2f} as fast: {verdict}"
 
 
 def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
