@@ -7,9 +7,9 @@ import pytest
 
 from utils.labs.fit_the_budget.checks import cost_noise, selective_against_every_block
 
-WHY = ("what it saves, recomputing the matmuls (it keeps their outputs), pays only where they take most of a "
-       "block's time, and its policy costs something at every operation (lesson 06 §2); here the two together "
-       "came to less than the noise")
+WHY = ("keeping the matmuls' outputs spares backward recomputing them, which pays off only where they take most "
+       "of a block's time, and its policy costs something at every operation (lesson 06 §2); here the two "
+       "together came to less than the noise")  # thirty-second reading: says what backward no longer does
 
 
 def _rounds(selective: float, every: float) -> dict:

@@ -42,3 +42,14 @@ def test_lab08_prediction_short_has_no_nested_conditional_expression():
             if isinstance(node, ast.IfExp):
                 inner = [n for n in ast.walk(node) if isinstance(n, ast.IfExp) and n is not node]
                 assert not inner, f"{function.__name__} nests a conditional expression"
+
+
+# --- lab 06 cell 7 (t32_labs48 other #3): the within-noise reason names what selective spares -----------------
+
+def test_lab06_selective_why_names_what_backward_no_longer_recomputes():
+    from utils.labs.fit_the_budget.checks import _selective_within_noise
+
+    for selective, every in ((1.21, 1.18), (1.18, 1.21), (1.2, 1.2)):  # every side the printed cost fell on
+        said = _selective_within_noise(selective, every)
+        assert ": keeping the matmuls' outputs spares backward recomputing them, which pays off only" in said, said
+        assert "what it saves, recomputing" not in said  # read as though selective recomputes the matmuls

@@ -265,10 +265,12 @@ def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
 _NOT_TIMED = ": the likely reason{}, not timed apart here"
 
 
-# why selective need not be the cheaper checkpointing (lesson 06 section 2), for a gap within the noise
-_SELECTIVE_WHY = ("what it saves, recomputing the matmuls (it keeps their outputs), pays only where they take "
-                  "most of a block's time, and its policy costs something at every operation (lesson 06 §2); "
-                  "here the two together came to less than the noise")
+# why selective need not be the cheaper checkpointing (lesson 06 section 2), for a gap within the noise; what it
+# saves comes first, named as what backward no longer does (thirty-second reading: "what it saves, recomputing the
+# matmuls" read as though selective recomputes them)
+_SELECTIVE_WHY = ("keeping the matmuls' outputs spares backward recomputing them, which pays off only where they "
+                  "take most of a block's time, and its policy costs something at every operation (lesson 06 "
+                  "§2); here the two together came to less than the noise")
 
 
 def _selective_within_noise(selective: float, every: float) -> str:
