@@ -31,7 +31,8 @@ def test_the_summary_reads_the_rounds_median_not_the_fastest_of_each():
     # (1.18 - 1) x 70.0 / 20.0 = 0.63 forwards: from the printed ratio, not from 81.0 - 70.0 (0.55), with the
     # working that section 2 prints (t27_0506: one line in cells 16 and 48 and the claims row)
     assert ("1.29x here: 0.63 ± 0.10 of a forward (63% of the predicted extra time: (1.18 - 1) x 70.0 = 12.60 ms "
-            "over 20.0 ms; ± at its floor): less than the predicted") in said
+            "over 20.0 ms; ± at its floor, a tenth of a forward: the rounds' ± 1.4 ms over 20.0 ms is 0.07): "
+            "less than the predicted") in said
 
 
 @pytest.mark.parametrize("ratio, verdict", [(1.17, "less than the predicted forward"),
@@ -69,7 +70,8 @@ def test_the_claims_rows_read_the_pairs_and_the_bound_is_fulls_printed_ratio():
     assert ckpt.measured.startswith("1.18x ± ") and ckpt.verdict.startswith("0.63 ± 0.10 of a forward")
     # the row prints the share as cell 16 and the Summary's line do, with the ms it divides
     assert ckpt.verdict == ("0.63 ± 0.10 of a forward (63% of the predicted extra time: (1.18 - 1) x 70.0 = "
-                            "12.60 ms over 20.0 ms; ± at its floor): less than the predicted forward")
+                            "12.60 ms over 20.0 ms; ± at its floor, a tenth of a forward: the rounds' ± 1.4 ms "
+                            "over 20.0 ms is 0.07): less than the predicted forward")
     assert ckpt.verdict in summary.checkpointing_summary(TIMES, full)
     sel = next(r for r in rows if r.claim.startswith("selective recomputes less"))
     assert sel.measured.startswith(f"{gain[0]:.2f}x") and sel.against == "bound 1.18x"   # not 81.0 / 70.0

@@ -50,7 +50,7 @@ def test_the_forwards_share_prints_the_ms_it_divides():
     assert round(12.44 / 19.9 + 1e-9, 2) == 0.63   # the printed working gives the printed share
     ranged = fb.ratio_in_forwards(1.17, 0.0697, 0.0200, 0.0217, working=True)
     assert "x 69.7" not in fb.ratio_in_forwards(1.17, 0.0697, 0.0200, 0.0217)   # working=False: the share alone
-    assert ": (1.17 - 1) x 69.7 = 11.85 ms over 20.0-21.7 ms; ± at its floor)" in ranged
+    assert ": (1.17 - 1) x 69.7 = 11.85 ms over 20.0-21.7 ms; ± at its floor, a tenth of a forward)" in ranged
 
 
 def test_step_parts_name_the_runs_their_parts_come_from():

@@ -32,7 +32,8 @@ def test_the_pm_names_what_set_it():
                      "over 22.7 ms; ± 4.7 ms, the rounds' noise): about one forward, as predicted")
     assert round(4.7 / 22.7 + 1e-9, 2) == 0.21   # the printed ms give the printed ±
     quiet = fb.ratio_in_forwards(1.27, STEP, FORWARD, FORWARD, 0.01 * STEP)
-    assert quiet == ("0.80 ± 0.10 of a forward (80% of the predicted extra time; ± at its floor): less than the "
+    assert quiet == ("0.80 ± 0.10 of a forward (80% of the predicted extra time; ± at its floor, a tenth of a forward: "
+                     "the rounds' ± 0.7 ms over 22.7 ms is 0.03): less than the "
                      "predicted forward")
 
 

@@ -101,13 +101,14 @@ def test_the_prediction_reads_the_blocks_forward_at_most_the_whole_forward():
     assert fb.forward_words(low, high) == ("26.9-28.4 ms: 28.4 timed alone, at most the whole forward that "
                                            "contains it, 26.9")
     assert fb.forwards_cost(0.0191, low, high) == ("0.67-0.71 ± 0.10 of a forward (67%-71% of the predicted "
-                                                   "extra time; ± at its floor): less than the predicted forward")
+                                                   "extra time; ± at its floor, a tenth of a forward): less than the "
+                                                   "predicted forward")
     # the whole forward longer, or not timed: one figure, as before
     one = fb.blocks_forward_range({"blocks' forward": 0.0250, "forward": 0.0270})
     assert one[0] == one[1] and fb.predicted_speed(0.0839, *one) == "1.30x" and fb.forward_words(*one) == "25.0 ms"
     assert fb.blocks_forward_range({"blocks' forward": 0.0250})[0] == 0.025
     assert fb.forwards_cost(0.0250, *one) == "1.00 ± 0.10 of a forward (100% of the predicted extra time; ± at its " \
-        "floor): about one forward, as predicted"
+        "floor, a tenth of a forward): about one forward, as predicted"
     assert fb.forwards_cost(0.0300, *one).endswith("more than the predicted forward")   # 1.20: past 10 %
 
 

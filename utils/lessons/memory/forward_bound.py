@@ -124,14 +124,25 @@ def _in_forwards(extra_ms: float, low: float, high: float, noise: float, working
     were found, said after the share of the prediction. The ± is printed wherever the share is (cells 16 and
     48, the claims row), with what set it, so that 0.80 + 0.21 reaching 1 is the reader's own check (t29_0506)."""
     a, b, pm, verdict = _forwards_verdict(extra_ms, low, high, noise)
-    # what set the ±: the rounds' noise in ms (over the shorter forward), or the floor where that is larger
+    # what set the ±: the rounds' noise in ms (over the shorter forward), or the floor where that is larger,
+    # named with the share the rounds' noise gives, so that 1.3 / 21.3 = 0.06 beside 0.10 is explained (t32_0506 #2)
     source = (f"; ± {claims.as_printed(noise * 1e3, 1):.1f} ms, the rounds' noise" if pm > FLOOR else
-              "; ± at its floor")
+              "; ± at its floor, a tenth of a forward" + _under_floor(noise, low))
     if a == b:
         return (f"{a:.2f} ± {pm:.2f} of a forward ({claims.percent(a)} of the predicted extra time{working}"
                 f"{source}): {verdict}")
     return (f"{a:.2f}-{b:.2f} ± {pm:.2f} of a forward ({claims.percent(a)}-{claims.percent(b)} of the predicted "
             f"extra time{working}{source}): {verdict}")
+
+
+def _under_floor(noise: float, low: float) -> str:
+    """Beside "± at its floor": the share of a forward the rounds' own noise (seconds) gives, worked from the ms
+    as printed over the shorter forward, ": the rounds' ± 1.3 ms over 21.3 ms is 0.06"; "" where no rounds'
+    noise was given."""
+    noise_ms, lo_ms = claims.as_printed(noise * 1e3, 1), claims.as_printed(low * 1e3, 1)
+    if noise_ms <= 0:
+        return ""
+    return f": the rounds' ± {noise_ms:.1f} ms over {lo_ms:.1f} ms is {claims.half_up(noise_ms / lo_ms, 2):.2f}"
 
 
 def _forwards_verdict(extra_ms: float, low: float, high: float, noise: float) -> tuple[float, float, float, str]:
