@@ -67,3 +67,15 @@ def test_03_section_3_names_the_load_rule_it_reads_by_not_far_apart():
     assert "ran far apart" not in text
     assert f"differ by more than {scaling.LOAD_LINE:.0%}, `scaling.LOAD_LINE`" in text
     assert "outside every round" in text  # load_changed's second condition
+
+
+def test_04_trade_off_lines_name_the_paired_median_once_and_each_line_the_division_alone():
+    """t32_0304 other (d): "(the median of the paired rounds' ratios, not the ratio of the figures printed: …)"
+    six times in one cell; the lead sentence says it once and each line keeps only its division."""
+    from utils.lessons.compression.report import PAIRED_LEAD, paired_note
+    assert paired_note(2.81, 34.17, 12.36, " ms", lead_said=True) == " (34.17 ms / 12.36 ms = 2.76x)"
+    assert paired_note(2.81, 34.17, 12.36, " ms").startswith(" (the median of the paired rounds' ratios")
+    assert paired_note(2.76, 34.17, 12.36, " ms", lead_said=True) == ""  # the figures divide to the median
+    assert "median of the paired rounds' ratios" in PAIRED_LEAD
+    cell = next(c.source for c in _cells("04_compression.ipynb") if c.cell_type == "code" and "def against(" in c.source)
+    assert "lead_said=True" in cell and cell.index("say(PAIRED_LEAD)") < cell.index("for name in (")

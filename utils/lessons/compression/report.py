@@ -161,18 +161,29 @@ def speedup_claim(claim: str, ratio: float, figure: float, noise: float = 0.0, k
     return claims.Claim(claim, f"{ratio:.2f}x{noise_text}", reference or shown, verdict)
 
 
-def paired_note(ratio: float, over: float, under: float, unit: str = "x", digits: int = 2) -> str:
+# Printed once before a list of paired speedups beside a table's latencies, so that each line carries only
+# the division (``paired_note(..., lead_said=True)``) instead of the whole aside (t32_0304 other (d)).
+PAIRED_LEAD = ("Each speedup below is the median of the paired rounds' ratios, not the ratio of the table's two "
+               "latencies (each a median of its own); where those two divide to another figure, the division "
+               "follows in brackets.")
+
+
+def paired_note(ratio: float, over: float, under: float, unit: str = "x", digits: int = 2,
+                lead_said: bool = False) -> str:
     """The clause to print beside a paired speedup ``ratio`` (``compare``'s: the median of the round-by-round
     ratios) when figures printed nearby could be divided instead: ``over`` / ``under`` as printed (two
     decimals, or ``digits`` as the figures are printed, in ``unit``: ``"x"`` for two speedups, ``" ms"`` or
     ``" µs"`` for two latencies). A median of ratios is not the ratio of two medians, so where the two differ
-    at two decimals the clause names both; else ``""``."""
+    at two decimals the clause names both; else ``""``. ``lead_said``: ``PAIRED_LEAD`` was printed above the
+    lines, so the clause is the division alone."""
     a, b = claims.as_printed(over, digits), claims.as_printed(under, digits)
     own = claims.medians_divide_to(ratio, a, b or 10.0 ** -digits)  # b printed as 0 counts as its last digit
     if own is None:
         return ""
-    return (f" (the median of the paired rounds' ratios, not the ratio of the figures printed: "
-            f"{a:.{digits}f}{unit} / {b:.{digits}f}{unit} = {own:.2f}x)")
+    division = f"{a:.{digits}f}{unit} / {b:.{digits}f}{unit} = {own:.2f}x"
+    if lead_said:
+        return f" ({division})"
+    return f" (the median of the paired rounds' ratios, not the ratio of the figures printed: {division})"
 
 
 def against_one_and_reference(ratio: float, noise: float, reference: float, slower: str) -> str:
