@@ -840,7 +840,7 @@ def test_the_rest_the_messages_leave_is_read_by_one_computation_in_every_sentenc
                                      baseline_cpu=0.145, cpu_workers=True)
     got["layers"]["row"], got["attn/ffn"]["row"] = worked(0.139, [0.071, 0.072]), worked(_placed_step(got["extra_rounds"]), [0.076, 0.077])
     note, said = placement.extra_note(got), placement.placement_reading(got, "gloo")
-    assert "not explained" not in note and "lie in the stages' measured work (+10 ms" in note
+    assert "not explained" not in note and "are left that they do not explain; the stages' measured work (+10 ms)" in note
     assert "did not measure" not in said and "measured work, +10 ms, accounts for the median extra time (+9.5 ms)" in said
     assert "that accounts for the median extra time (+9.5 ms)" in placement.placement_answer(got)  # t21_02
 

@@ -71,12 +71,12 @@ def test_a_work_rise_the_extra_times_spread_covers_names_no_waiting():
             "(+28.5 ± 1.9 ms covers +28) and 28 ms (the table's median steps' difference), not 30.4 ms") in line
     note = placement.extra_note(got)
     assert "not explained" not in note
-    assert note.endswith("its extra messages explain 19.2 ms, the other 9.3 ms lie in the stages' measured work "
-                         "(+28 ms, which accounts for the median extra time within its spread (+28.5 ± 1.9 ms covers +28) "
+    assert note.endswith("its extra messages explain 19.2 ms, and 9.3 ms are left that they do not explain; the "
+                         "stages' measured work (+28 ms) accounts for the median extra time within its spread (+28.5 ± 1.9 ms covers +28) "
                          "and 28 ms (the table's median steps' difference), not 30.4 ms (the paired median plus its "
                          "spread) or 33.0 ms (the highest of 5 rounds); that work includes the messages' own CPU time (sends and "
                          "receives), so the two overlap: they are "
-                         "not added)"), note  # t20_02 other 2: the messages' ms lie inside the work's
+                         "not added"), note  # t20_02 other 2: the messages' ms lie inside the work's
     assert ("the stages' measured work, +28 ms, accounts for the median extra time within its spread (+28.5 ± 1.9 ms "
             "covers +28) and 28 ms") in placement.placement_reading(got, "gloo")
     assert placement._work_split(got).startswith("; the stages' measured work, +28 ms, accounts for the median extra "
@@ -97,10 +97,10 @@ def test_a_work_rise_short_by_more_than_the_spread_is_waiting_in_every_sentence(
     # and a rise at or above the extra time covers it without the spread (unchanged words)
     got = _placements([0.100, 0.100])  # +42, past every reading (t21_02: the highest round is 33.0 ms)
     assert "that alone accounts for the extra step time at every reading of it" in placement.placement_answer(got)
-    assert placement.extra_note(got).endswith("(+42 ms, which accounts for every reading of the extra time, up to 33.0 ms "
+    assert placement.extra_note(got).endswith("(+42 ms) accounts for every reading of the extra time, up to 33.0 ms "
                                               "(the highest of 5 rounds); that work includes the "
                                               "messages' own CPU time (sends and receives), so the two overlap: "
-                                              "they are not added)")
+                                              "they are not added")
 
 
 # --- item 3: section 5's rows read with the link, one answer beside the traffic line ----------------------

@@ -423,9 +423,10 @@ def extra_note(got: dict) -> str:
         return f"{said}: {messages_undecided(got)}" + _work_split(got)
     rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra, as_printed(noise, d))
     covers = covered is not None and covers_words(*work_reach(got, covered, extra, as_printed(noise, d), d))
+    # not "the other N ms lie in the work": the work holds the messages' own CPU time, so it is no second part
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
-            (f"the other {rest} ms lie in the stages' measured work ({covered:+.0f} ms, which accounts "
-             f"for {covers}{overlap(got)})" if covered is not None else
+            (f"and {rest} ms are left that they do not explain; the stages' measured work ({covered:+.0f} ms) "
+             f"accounts for {covers}{overlap(got)}" if covered is not None else
              work_beside_rest(got, as_printed(extra - cost, d), d, "other ") or f"{rest} ms are not explained by this run"))
 
 
