@@ -123,9 +123,9 @@ def link_choice_line(link, runs: dict[str, SplitRun], timed: dict[str, SplitRun]
 def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, SplitRun] | None = None) -> str:
     """On this run's link, whether the fastest cut's lead over the fastest that sends other messages is larger
     than the fit's band could swap (every branch written): its own sizes ran lo..hi x its predictions
-    (``fit_band``), so two predictions less than hi / lo apart may run in either order; within that, the
-    ranking is the model's, not a finding about this machine. Then what the timed messages of the same sizes
-    measured (``_measured_order``)."""
+    (``fit_band``), so two predictions less than hi / lo apart may run in either order; within that, the model
+    alone cannot rank them. Then what the timed messages of the same sizes measured (``_measured_order``), which
+    may rank them on this machine: so the model's words never say that no finding was made (t32_labs03 #1)."""
     fitting = {cut: run for cut, run in plan_cuts(plan, runs).items() if fits(run, plan.budget)}
     traffic = lambda run: [m.nbytes for m in run.messages]  # noqa: E731 - cuts that send the same bytes tie
     times = sorted((model_seconds(run, link), cut) for cut, run in fitting.items())
@@ -144,8 +144,7 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, 
     measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed)
     if apart <= swap:
         return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {apart:.2f}x the "
-                f"time of cut {cut1} ({_us(first)}); {band}: that ranking is the model's, not a finding "
-                f"about this machine.{measured}")
+                f"time of cut {cut1} ({_us(first)}); {band}: the model alone cannot rank them.{measured}")
     return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {apart:.2f}x the time "
             f"of cut {cut1} ({_us(first)}); {band}.{measured}")
 
@@ -177,9 +176,11 @@ def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None
         return (f" None of your timed cuts sent the messages of this plan's cut {missing} "
                 f"({_messages_words(cuts[missing])}): this run measured no order of the two.")
     split = tuple(_us(_median(r.link_seconds())) for r in (fast, slow))
+    split_order = _order_words(fast, slow, "link_seconds", explain=True)
+    # the ± is explained where it is first printed: the split's words print it unless they read a tie
     return (f" The report timed messages of both sizes (medians of rounds taken at different moments): the "
             f"split's took {split[0]} for cut {cut1}'s and {split[1]} for cut {cut2}'s, "
-            f"{_order_words(fast, slow, 'link_seconds')}; {_ping_pong_order(fast, slow)}.")
+            f"{split_order}; {_ping_pong_order(fast, slow, explain='±' not in split_order)}.")
 
 
 def _messages_words(run: SplitRun) -> str:
@@ -191,10 +192,11 @@ def _messages_words(run: SplitRun) -> str:
     return f"{count} of {', '.join(f'{n:,}' for n in sizes[:-1])} and {sizes[-1]:,} bytes"
 
 
-def _ping_pong_order(fast: SplitRun, slow: SplitRun) -> str:
+def _ping_pong_order(fast: SplitRun, slow: SplitRun, explain: bool = True) -> str:
     """The ping-pong of the same sizes, in the model's order or not, where neither median is a jumped round
     (``median_jumped``); where one is, it says so beside that median and reads no order from the two: a jumped
-    median is a busy spell of the link, not its speed at that size (every branch written)."""
+    median is a busy spell of the link, not its speed at that size (every branch written). ``explain``: say
+    what ± is (``_order_words``), where the sentence has not said it yet."""
     medians, any_jumped = [], False
     for run in (fast, slow):
         seconds = run.ping_pong_seconds()
@@ -206,23 +208,30 @@ def _ping_pong_order(fast: SplitRun, slow: SplitRun) -> str:
     said = f"the ping-pong of the same sizes {medians[0]} and {medians[1]}"
     if any_jumped:
         return said + ": no order shown by them, a jumped median being a busy spell of the link, not its speed"
-    return said + f", {_order_words(fast, slow, 'ping_pong_seconds')}"
+    return said + f", {_order_words(fast, slow, 'ping_pong_seconds', explain)}"
 
 
-def _order_words(fast: SplitRun, slow: SplitRun, timing: str) -> str:
+SPREAD_MEANS = "± is half the middle half of each one's rounds' range"
+
+
+def _order_words(fast: SplitRun, slow: SplitRun, timing: str, explain: bool = True) -> str:
     """The model's order kept or reversed, by two medians at the microseconds the page prints, only where they
     stand apart beyond their rounds' noise; tied as printed, or too close to order (every branch written). The
     two medians come from different plans' rounds, taken at different moments: the course's noise rule between
     two runs (``claims.runs_agree``) reads no order where either median ± its rounds' spread covers the other
-    (t30_labs03 #3: 105 µs and 103 µs, rounds 98-146 and 94-112 µs, were read as an order)."""
+    (t30_labs03 #3: 105 µs and 103 µs, rounds 98-146 and 94-112 µs, were read as an order). An order read
+    prints its ± too, and how far apart the two medians are (t32_labs03 #1: 196 µs and 351 µs, 1.79x apart,
+    beside a model that put them 1.01x apart). ``explain``: say what ± is (``SPREAD_MEANS``) beside it."""
     rounds = [getattr(r, timing)() for r in (fast, slow)]
     (a, b), (da, db) = _printed_medians(rounds), _printed_spreads(rounds)
     if a == b:
         return "a tie as printed"
+    both = f"{a:,.0f} ± {da:,.0f} µs and {b:,.0f} ± {db:,.0f} µs" + (f"; {SPREAD_MEANS}" if explain else "")
     if claims.runs_agree(a, da, b, db):
-        return (f"too close to order: one median ± its rounds' spread covers the other ({a:,.0f} ± {da:,.0f} µs "
-                f"and {b:,.0f} ± {db:,.0f} µs; ± is half the middle half of each one's rounds' range)")
-    return "the model's order" if a < b else "the opposite of the model's order"
+        return f"too close to order: one median ± its rounds' spread covers the other ({both})"
+    order = "the model's order" if a < b else "the opposite of the model's order"
+    apart = claims.half_up(max(a, b) / (min(a, b) or 1.0), 2)  # the medians as printed (0 µs: its step, 1)
+    return f"{order}, {apart:.2f}x apart, neither median ± its rounds' spread covering the other ({both})"
 
 
 def _printed_medians(rounds: list[list[float]]) -> list[float]:
