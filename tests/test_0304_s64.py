@@ -20,7 +20,7 @@ def test_the_count_is_over_every_quantized_path_timed_and_names_those_not_short(
     # the twenty-sixth reading: "every quantized path fell short" was said over 3 rows while a 4th, by hand,
     # stood at its reference (0.26x against 0.24x, noise 6%)
     some = report.references_reading(1, "memory-bound (L3)", [INT8, LEGACY], timed=[BY_HAND_AT, LEGACY])
-    assert some == ("At batch 1 (memory-bound (L3)) 1 of the 2 quantized paths timed (section 4's collapsed table) "
+    assert some == ("At batch 1 (memory-bound (L3)) 1 of the 2 quantized paths " + report.TIMED_WHICH + " "
                     "fell short of their roofline references; not short: int8 weight-only, by hand 0.25x "
                     "(±6%, ± 0.02 on 0.25x) against 0.24x (at it, within noise). The figures the lesson reads: "
                     "torchao's int8 over compiled fp32 1.03x against 3.97x (no gain beyond noise); torch.ao int8 dynamic (deprecated) 2.19x against "
@@ -30,18 +30,18 @@ def test_the_count_is_over_every_quantized_path_timed_and_names_those_not_short(
 
 def test_all_none_or_the_one_path_timed():
     every = report.references_reading(1, "x", [INT8], timed=[BY_HAND_SHORT, LEGACY])
-    assert "all 2 quantized paths timed (section 4's collapsed table) fell short of their roofline references. " \
+    assert "all 2 quantized paths " + report.TIMED_WHICH + " fell short of their roofline references. " \
            "The figures the lesson reads: torchao's int8" in every and "not short" not in every
     none = report.references_reading(1, "x", [INT8], timed=[BY_HAND_AT, ABOVE])
-    assert ("none of the 2 quantized paths timed (section 4's collapsed table) fell short of its roofline "
+    assert ("none of the 2 quantized paths " + report.TIMED_WHICH + " fell short of its roofline "
             "reference: int8 weight-only, by hand 0.25x (±6%, ± 0.02 on 0.25x) against 0.24x (at it, within "
             "noise); B 4.50x against "
             "3.97x (above it, beyond noise).") in none
     one_short = report.references_reading(1, "x", [INT8], timed=[LEGACY])
-    assert "the one quantized path timed (section 4's collapsed table) fell short of its roofline reference. " \
+    assert "the one quantized path " + report.TIMED_WHICH + " fell short of its roofline reference. " \
            in one_short
     one_at = report.references_reading(1, "x", [INT8], timed=[BY_HAND_AT])
-    assert "the one quantized path timed (section 4's collapsed table) did not fall short of its roofline " \
+    assert "the one quantized path " + report.TIMED_WHICH + " did not fall short of its roofline " \
            "reference: int8 weight-only, by hand 0.25x" in one_at
 
 

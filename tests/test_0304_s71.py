@@ -77,5 +77,18 @@ def test_04_trade_off_lines_name_the_paired_median_once_and_each_line_the_divisi
     assert paired_note(2.81, 34.17, 12.36, " ms").startswith(" (the median of the paired rounds' ratios")
     assert paired_note(2.76, 34.17, 12.36, " ms", lead_said=True) == ""  # the figures divide to the median
     assert "median of the paired rounds' ratios" in PAIRED_LEAD
-    cell = next(c.source for c in _cells("04_compression.ipynb") if c.cell_type == "code" and "def against(" in c.source)
+    cell = next(c.source for c in _cells("04_compression.ipynb")
+                if c.cell_type == "code" and "def against(" in c.source)
     assert "lead_said=True" in cell and cell.index("say(PAIRED_LEAD)") < cell.index("for name in (")
+
+
+def test_04_the_short_count_names_which_rows_of_the_collapsed_table_it_counts():
+    """t32_0304 other (e): "6 of the 7 quantized paths timed (section 4's collapsed table)" beside a table with 8
+    rows besides fp32 compiled: the bf16 rows are bases, not counted, and the count now says so."""
+    from utils.lessons.compression import report
+    short = ("int8 dynamic", 0.50, 0.02, 3.97)
+    said = report.references_reading(1, "memory-bound (L3)", [short], timed=[short, short])
+    assert said.startswith("At batch 1 (memory-bound (L3)) all 2 quantized paths with int8 or int4 weights timed "
+                           "(section 4's collapsed table; its fp32 and bf16 rows not counted) fell short")
+    # without timed rows the count is over the rows read, with no claim about the table
+    assert "collapsed table" not in report.references_reading(1, "x", [short])

@@ -248,20 +248,26 @@ def _how_far(ratio: float, noise: float, reference: float) -> str:
     return figures + f" ({claims.percent((shown - 1) / (ref - 1))} of its gain)"  # half up, as a reader rounds
 
 
+# The paths ``references_reading`` counts, named so that a reader counting the collapsed table's rows finds the
+# same number: its float rows (fp32, bf16, compiled or not) are bases, not quantized paths (t32_0304 other (e))
+TIMED_WHICH = "with int8 or int4 weights timed (section 4's collapsed table; its fp32 and bf16 rows not counted)"
+
+
 def references_reading(batch: int, label: str, rows: list[tuple[str, float, float, float]],
                        timed: list[tuple[str, float, float, float]] | None = None) -> str:
     """How this run's quantized paths at ``batch`` (its regime, ``label``: "memory-bound (L3)") stood against
     their roofline references. ``rows``: (name, speedup, noise, reference) of the figures the lesson reads,
-    each printed with its figures. ``timed``: the same for every quantized path timed at that batch (section
-    4's collapsed table); the count ("6 of the 7 quantized paths timed ...") is over them, and those that did
-    not fall short are named, so the head never speaks for rows it was not given (the twenty-sixth reading:
-    "every quantized path fell short" beside a by-hand row at its reference). Without ``timed`` the count is
+    each printed with its figures. ``timed``: the same for every quantized path (int8 or int4 weights) timed at
+    that batch (section 4's collapsed table; ``TIMED_WHICH`` names them); the count ("6 of the 7 quantized
+    paths with int8 or int4 weights timed ...") is over them, and those that did not fall short are named, so
+    the head never speaks for rows it was not given (the twenty-sixth reading: "every quantized path fell
+    short" beside a by-hand row at its reference). Without ``timed`` the count is
     over ``rows`` alone, said to be the paths read here. Lesson 04: section 4's answer, and the line under the
     closing table that the summary's quantization bullet points to."""
     each = "; ".join(f"{name} {_how_far(ratio, noise, ref)}" for name, ratio, noise, ref in rows)
     if timed is None:
         return f"At batch {batch} ({label}) {_short_count(rows, 'read here')}: {each}."
-    head = _short_count(timed, "timed (section 4's collapsed table)")
+    head = _short_count(timed, TIMED_WHICH)
     spared = [f"{name} {_how_far(ratio, noise, ref)}" for name, ratio, noise, ref in timed
               if beside_reference(ratio, noise, ref) != "below"]
     if spared and len(spared) < len(timed):   # some fell short: name those that did not
