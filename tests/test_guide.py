@@ -257,13 +257,23 @@ def test_the_adapters_print_to_3_figures_so_their_products_divide_out():
 
 
 def test_a_fast_link_keeps_lora_on_fsdp_when_its_gathers_hide_behind_backward():
+    # t32_0708 #3: LoRA's compute is 4·P·tokens, its backward 2 of the 4. On two T4s (only LoRA and QLoRA
+    # fit) a 100 GB/s link moves LoRA's gathers in 0.137 s, behind its 0.216 s backward
+    hw = devices.hardware(layer=fake_layer([T4, T4], p2p_read=False, ancestor=50), n_gpus=2)
+    plan = devices.plan(2, mode_name="2gpu", n_gpus=2)
+    memory = {s.step: s for s in guide.guide(LARGE, LARGE_BATCH, plan, hw,
+                                             measured_link=guide.KnownLink(100e9, "a faster link"))}["memory"]
+    assert memory.choice == "does not fit: LoRA r=16 on 16-bit weights, FSDP over 2", memory.why
+    assert "= 0.137 s against 0.432 s of compute (4·P·tokens), its backward (2 of the 4) 0.216 s" in memory.why
+    assert "LoRA r=16 on 16-bit weights, FSDP over 2 is the first whose traffic hides behind backward" in memory.why
+    # on two 40 GB A100s over NVLink's planning 210 GB/s, LoRA's gathers (0.0652 s) miss its own backward
+    # (0.0451 s; at full training's 6·P they seemed to hide behind 0.09 s), and 8-bit AdamW's miss its
     a100_40 = dict(A100, name="NVIDIA A100-SXM4-40GB", memory=40 * 2**30)
     nvlink = fake_layer([a100_40] * 2, fabric="bridge", lanes=12, version_enum=4)
-    hw = devices.hardware(layer=nvlink, n_gpus=2)
-    plan = devices.plan(2, mode_name="2gpu", n_gpus=2)
-    memory = {s.step: s for s in guide.guide(LARGE, LARGE_BATCH, plan, hw)}["memory"]
-    assert memory.choice == "does not fit: LoRA r=16 on 16-bit weights, FSDP over 2", memory.why
-    assert "hides behind backward" in memory.why
+    planned = {s.step: s for s in guide.guide(LARGE, LARGE_BATCH, plan, devices.hardware(layer=nvlink, n_gpus=2))}
+    why = planned["memory"].why
+    assert "= 0.0652 s against 0.0901 s of compute (4·P·tokens), its backward (2 of the 4) 0.0451 s" in why
+    assert planned["memory"].choice.startswith("does not fit: QLoRA")
 
 
 def test_the_8_bit_optimizer_keeps_the_autocast_layout_fp32_weights_and_gradients():
@@ -394,7 +404,8 @@ def test_a_known_link_without_a_compute_time_hides_nothing_it_picks_the_fewest_b
     steps = {s.step: s for s in guide.guide(LARGE, LARGE_BATCH, plan, None, measured_link=link, features=BF16_CPU,
                                             host_bytes=32e9)}
     why = steps["memory"].why
-    assert "hides behind backward" not in why and "no compute time to set it against" in why, why
+    assert "no compute time to set it against" not in why   # t32_0708 #2: the row prints its own step time
+    assert "CPU workers share the cores the link uses, so no traffic is taken to hide behind backward" in why, why
     assert "QLoRA" in steps["memory"].choice  # the fewest bytes on the link
 
 

@@ -425,25 +425,44 @@ def _nothing_fits(shape: Shape, n: int, room: float, room_what: str, prec: str, 
 
 def _by_link(shape: Shape, fitting: list, n: int, prec: str, hw, plan, measured_link) -> tuple[str, str]:
     """Of the options that fit ``n`` devices, the first (in ``fit.options_when_nothing_fits``'s order) whose
-    link traffic for a micro-batch of one sequence hides behind its backward (2/3 of its compute at the
-    datasheet peak); if none hides, the one that moves the fewest bytes. Its name, and the arithmetic."""
+    link traffic for a micro-batch of one sequence hides behind its backward, each option's compute priced at
+    its own FLOPs a weight a token at the datasheet peak (``_option_compute``: 4·P LoRA, 6·P full training,
+    t32_0708 #3); if none hides, the one that moves the fewest bytes. On CPU workers nothing is taken to hide:
+    the all-reduce runs on the cores the compute uses (as ``link_reason`` says for the small model, t32_0708
+    #2). Its name, and the arithmetic."""
     rate, rate_what = link_rate(hw, measured_link)
     compute, compute_what = _compute_seconds(shape, shape.context, prec, hw, plan, None)
+    timed = math.isfinite(compute) and not plan.simulated   # a datasheet peak, and a device for the link
     costs = [(o, *fit.link_bytes(shape, o.kind, n)) for o in fitting]  # (option, bytes, what they are)
-    said = "; ".join(f"{o.name}: {what} = {_gb(moved)}" + (f" = {_on_link(moved, rate, 1):.3g} s" if rate
-                                                             else "") for o, moved, what in costs)
-    timed = math.isfinite(compute)  # no datasheet peak (a CPU): no compute to hide the traffic behind
+    priced = {o.name: _option_compute(compute, o.name) for o in fitting} if timed else {}
+    said = "; ".join(f"{o.name}: {what} = {_gb(moved)}"
+                     + (f" = {_on_link(moved, rate, 1):.3g} s" if rate else "")
+                     + (f" against {priced[o.name][2]}" if timed else "") for o, moved, what in costs)
     hidden = [o for o, moved, _ in costs
-              if rate and timed and _sig3(_on_link(moved, rate, 1)) <= 2 / 3 * _sig3(compute)]
+              if rate and timed and _sig3(_on_link(moved, rate, 1)) <= priced[o.name][1]]
     if hidden:
         pick, why = hidden[0], f"{hidden[0].name} is the first whose traffic hides behind backward"
     else:
         pick = min(costs, key=lambda c: c[1])[0]
-        why = (("none hides behind backward" if timed else "no compute time to set it against") if rate else
-               "the link's rate is unknown") + f": {pick.name} moves the fewest bytes"
+        why = ((("none hides behind backward" if timed else
+                 "CPU workers share the cores the link uses, so no traffic is taken to hide behind backward"
+                 if plan.simulated else "no datasheet peak to time the compute against")
+                if rate else "the link's rate is unknown") + f": {pick.name} moves the fewest bytes")
     over = f"over {rate / 1e9:.3g} GB/s ({rate_what})" if rate else "over a link of unknown rate"
-    against = f" against {compute:.3g} s of compute ({compute_what})" if math.isfinite(compute) else ""
-    return pick.name, f" The link, a micro-batch of one sequence {over}: {said}{against}; {why}."
+    against = f" (compute {compute_what.replace('6·P·tokens ', '')})" if timed else ""
+    return pick.name, f" The link, a micro-batch of one sequence {over}{against}: {said}; {why}."
+
+
+def _option_compute(full: float, name: str) -> tuple[float, float, str]:
+    """One option's compute for a micro-batch (seconds, to 3 figures as printed), its backward (as printed,
+    from the printed compute) and the words: ``full`` is full training's 6·P·tokens at the peak, scaled to
+    the option's own FLOPs a weight a token (``_flops_a_weight``); backward is all of it but the forward's 2
+    (2/3 of full training's, 1/2 of LoRA's)."""
+    flops, _ = _flops_a_weight(name)
+    compute = _sig3(full * flops / 6)
+    backward = _sig3(compute * (flops - 2) / flops)
+    return compute, backward, (f"{compute:.3g} s of compute ({flops}·P·tokens), its backward "
+                               f"({flops - 2} of the {flops}) {backward:.3g} s")
 
 
 def _with_step_time(memory: Step, shape: Shape, batch: int, n: int, profiled: Profile, run_steps: int) -> Step:
