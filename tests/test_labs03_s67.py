@@ -170,5 +170,7 @@ def test_a_loose_fit_is_good_to_its_band_named_not_to_that_band():
     fit = lab.AlphaBeta(109.6e-6, 3.31e9, sizes, tuple((t - bare.time(n)) / t for n, t in zip(sizes, measured)))
     said = " ".join(lab.link_sentence(lab.split.machine.LinkFit("gloo", fit, measured)).split())
     band = lab.band_words(lab.fit_band(fit))
+    size, ratio = lab.band_left_out(fit)
+    far = lab.band_words((ratio, ratio))
     assert "outside the ±50% tolerance" in said and "that band" not in said
-    assert said.endswith(f"good to about {band} of it only, at the other sizes."), said
+    assert said.endswith(f"good to about {band} of it only, and to {far} at {size:,} bytes."), said

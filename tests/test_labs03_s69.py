@@ -100,12 +100,12 @@ def test_the_rule_names_what_it_needs_of_the_rounds_left_plan_by_plan():
     pp_one, pp_three = [1.0] * 8 + [9.0], [9.0, 1.0, 9.0, 1.0, 9.0, 1.0, 1.0, 1.0, 1.0]
     answer = lab.miss_answer({"a": one_aside}, {"a": pp_one})
     assert "(\"a\"; the rule: at least 8 of 9 rounds on one side of 1, or of the rounds left where a ping-pong " \
-           "jump sets some aside, here 8 of 8)" in answer, answer
+           "jump sets some aside, here 8 of 8 for \"a\")" in answer, answer
     assert "fewer" not in answer
     answer = lab.miss_answer({"a": one_aside, "b": three_aside}, {"a": pp_one, "b": pp_three})
-    assert "sets some aside, here 8 of 8 and 6 of 6)" in answer, answer
+    assert 'sets some aside, here 8 of 8 for "a" and 6 of 6 for "b")' in answer, answer
     few = [1.5] * 5 + [0.5] * 4        # four set aside: 5 left, too few for a sign test at 5%
     answer = lab.miss_answer({"c": few}, {"c": [1.0] * 5 + [9.0] * 4})
-    assert "sets some aside, here 5 left, too few to show a difference)" in answer, answer
+    assert 'sets some aside, here 5 left for "c", too few to show a difference)' in answer, answer
     plain = lab.miss_answer({"a": [1.5] * 9}, {"a": [1.0] * 9})   # none set aside: the rule alone
     assert "(\"a\"; the rule: at least 8 of 9 rounds on one side of 1)" in plain, plain

@@ -57,3 +57,51 @@ def test_a_tie_of_the_split_leaves_the_spread_to_be_explained_by_the_ping_pong()
             "spread covers the other (118 ± 2 µs and 120 ± 2 µs; ± is half the "
             "middle half of each one's rounds' range)") in said, said
 
+
+
+# --- other problem: cell 11's "good to about that band, at the other sizes" names the size left out -------------
+
+def test_a_fit_within_tolerance_names_the_size_its_band_leaves_out():
+    """Residuals within ±50%, one size (1,024 bytes) farther than the rest: the trust clause says where the
+    fit is good to that band and what it is good to at that size, not a tacked-on 'at the other sizes'."""
+    sizes = (4, 1024, 16384, 65536, 262144)
+    measured = (70.0e-6, 90.0e-6, 76.0e-6, 100.0e-6, 160.0e-6)
+    bare = lab.AlphaBeta(72.0e-6, 3.5e9, sizes, (0.0,) * 5)
+    fit = lab.AlphaBeta(72.0e-6, 3.5e9, sizes, tuple((t - bare.time(n)) / t for n, t in zip(sizes, measured)))
+    said = " ".join(lab.link_sentence(lab.split.machine.LinkFit("gloo", fit, measured)).split())
+    size, ratio = lab.band_left_out(fit)
+    assert size == 1024, said
+    far = f"{ratio:.2f}x"
+    assert said.endswith(f"so a time it predicts is good to about that band, and to {far} at 1,024 bytes."), said
+    assert "at the other sizes" not in said and f"and 1,024 bytes {far} (residuals" in said, said
+
+
+# --- other problem: cell 26's "here 8 of 8 and 8 of 8" names the plans those counts are of ------------------------
+
+def test_the_rule_for_the_rounds_left_names_each_plan_it_counts():
+    """Only plans with a round set aside are counted: the first plan (none set aside) is not, so each count
+    carries its plan's name, as the summary line quotes the plans."""
+    clean, one_aside = [1.5] * 9, [1.5] * 8 + [0.5]              # round 9 below 1 with a jumped ping-pong
+    calm, jumped = [1.0] * 9, [1.0] * 8 + [9.0]
+    answer = lab.miss_answer({"8 MB": clean, "6.5 MB": one_aside, "frozen": one_aside},
+                             {"8 MB": calm, "6.5 MB": jumped, "frozen": jumped})
+    assert 'sets some aside, here 8 of 8 for "6.5 MB" and 8 of 8 for "frozen")' in answer, answer
+    assert 'for "8 MB"' not in answer, answer
+
+
+# --- other problem: lab 02's "toward the measurement" for changes that carried the model's figure past it -------
+
+@pytest.mark.parametrize("one, pace, way, says", [
+    # the model under the measurement: the slower stage working less and one worker more both raise the figure,
+    # which may pass the measurement: "toward" it would misread that
+    (0.07, -0.13, 1, "the slower stage's work -13% and one worker's +7% both raise your model's figure"),
+    (0.02, 0.04, -1, "the slower stage's work +4% lowers your model's figure; one worker's +2% raises it"),
+    (-0.02, -0.04, -1, "one worker's -2% lowers your model's figure; the slower stage's work -4% raises it"),
+    (0.0, 0.03, 1, "the slower stage's work +3% lowers your model's figure"),
+    (0.0, 0.0, 1, "neither by a whole percent, as printed"),
+])
+def test_the_work_changes_are_said_by_what_they_do_to_the_models_figure(one, pace, way, says):
+    from utils.labs.balance_the_pipeline import reading
+
+    said = reading._work_moved(one, pace, way)
+    assert said == says and "toward" not in said and "away" not in said

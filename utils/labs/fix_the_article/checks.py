@@ -404,8 +404,9 @@ def link_sentence(link_fit) -> str:
     sizes, far, others = "every size", "", ""  # not "every size fitted but": read as "fitted, but"
     if left_out is not None:  # the band leaves out its farthest size: that size is said on its own
         sizes = f"every size but {left_out[0]:,} bytes"
-        far = f", and {left_out[0]:,} bytes {band_words((left_out[1], left_out[1]))}"
-        others = ", at the other sizes"
+        lone = band_words((left_out[1], left_out[1]))
+        far = f", and {left_out[0]:,} bytes {lone}"
+        others = f", and to {lone} at {left_out[0]:,} bytes"  # where it is good to that band: t32_labs03
     trust = (f"so a time it predicts is good to about that band{others}" if worst <= 0.5 else
              "outside the ±50% tolerance within which lesson 00 predicts with a fit: the exercises still use "
              f"it, as the model you practise, but a time it predicts is good to about "

@@ -271,14 +271,15 @@ def miss_answer(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]
 
 def _left_rule(rounds: dict[str, list[float]], jumped: dict[str, set[int]]) -> str:
     """Where a plan has rounds set aside (``set_aside``), what the rule then needs of the rounds left, plan by
-    plan as the block counts them ("here 8 of 8"); "" where none is. Not "fewer": 8 of the 8 left is the count
-    the rule needs of 9 (t30_labs03, other problems)."""
-    left = [len(known_rounds(r, jumped.get(name, set()))) for name, r in rounds.items()
-            if set_aside(r, jumped.get(name, set()))]
+    plan as the block counts them, each plan named ('here 8 of 8 for "a, 6 MB"': the plans without such a round
+    are not listed, so a bare count leaves the reader to guess whose it is, t32_labs03); "" where none is. Not
+    "fewer": 8 of the 8 left is the count the rule needs of 9 (t30_labs03, other problems)."""
+    left = {name: len(known_rounds(r, jumped.get(name, set()))) for name, r in rounds.items()
+            if set_aside(r, jumped.get(name, set()))}
     if not left:
         return ""
-    needs = [f"{sign_test_least(k)} of {k}" if sign_test_least(k) <= k else f"{k} left, too few to show a difference"
-             for k in left]
+    needs = [f'{sign_test_least(k)} of {k} for "{name}"' if sign_test_least(k) <= k
+             else f'{k} left for "{name}", too few to show a difference' for name, k in left.items()]
     said = needs[0] if len(needs) == 1 else f"{', '.join(needs[:-1])} and {needs[-1]}"
     return f", or of the rounds left where a ping-pong jump sets some aside, here {said}"
 
