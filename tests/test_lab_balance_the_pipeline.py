@@ -637,7 +637,7 @@ def test_the_miss_is_set_beside_the_work_measured_and_its_cause_named_every_bran
            "profile (-30%)." in cheaper
     assert "1.29 × (252 / 250) / (140 / 200) = 1.86x" in cheaper  # 1.29 x 1.008 / 0.7 = 1.8576
     assert "the change in work explains the whole miss, and more (the slower stage's work -30% and one " \
-           "worker's +1% toward the measurement)" in cheaper
+           "worker's +1% both raise your model's figure)" in cheaper
     assert "the rest (1.86x against 1.71x measured) is not work: the stages waited (for each other, for " \
            "messages or for a core) more" in cheaper
     part = _said([0.180, 0.170], 0.252, 1.29, profiled)  # 1.29 x 1.008 / (180 / 200) = 1.4448
@@ -648,7 +648,7 @@ def test_the_miss_is_set_beside_the_work_measured_and_its_cause_named_every_bran
     assert "is not work" not in whole
     away = _said([0.206, 0.190], 0.250, 1.29, profiled)  # 1.29 / (206 / 200) = 1.2524: the other way
     assert "= 1.25x" in away and "the work does not explain the miss: it moved your model's figure the other " \
-           "way (the slower stage's work +3% away from it)" in away
+           "way (the slower stage's work +3% lowers your model's figure)" in away
     assert "the stages waited for each other less" in away
     still = _said([0.200, 0.180], 0.250, 1.29, profiled)
     assert "= 1.29x" in still and "it leaves your model's figure where it was" in still
@@ -668,11 +668,11 @@ def test_a_model_that_over_predicted_reads_the_work_the_other_way_every_branch()
     profiled = {"one worker": 0.250, "stages": [0.200, 0.180]}
     away = _said([0.200, 0.185], 0.255, 2.40, profiled)  # 2.40 x 1.02 / (200 / 200) = 2.448
     assert "= 2.45x" in away and "the work does not explain the miss" in away
-    assert "(one worker's +2% away from it)" in away  # the slower stage's 0% moves nothing
+    assert "(one worker's +2% raises your model's figure)" in away  # the slower stage's 0% moves nothing
     assert "waited (for each other, for messages or for a core) more" in away
     part = _said([0.215, 0.205], 0.255, 2.40, profiled)  # 2.40 x 1.02 / (215 / 200) = 2.2772
-    assert "= 2.28x" in part and "explains part of the miss (the slower stage's work +8% toward the " \
-           "measurement; one worker's +2% away from it)" in part  # 215 / 200 = 1.075: +8%, half up
+    assert "= 2.28x" in part and "explains part of the miss (the slower stage's work +8% lowers your " \
+           "model's figure; one worker's +2% raises it)" in part  # 215 / 200 = 1.075: +8%, half up
     assert "(for each other, for messages or for a core) more" in part
     more = _said([0.300, 0.280], 0.255, 2.40, profiled)  # 2.40 x 1.02 / (300 / 200) = 1.632
     assert "= 1.63x" in more and "explains the whole miss, and more" in more

@@ -32,7 +32,7 @@ def test_the_slower_stage_swapped_between_profile_and_run_sets_the_pace_in_each(
     assert "1.50 × (205 / 210) / (144 / 150) = 1.53x" in said and "264" not in said and "1.61x" not in said
     assert "divided by the slower stage's work over the profile's slower stage's" in said
     # an over-prediction: the slower stage working less pushes the model's figure up, away from 0.70x
-    assert "(one worker's -2% toward the measurement; the slower stage's work -4% away from it)" in said
+    assert "(one worker's -2% lowers your model's figure; the slower stage's work -4% raises it)" in said
 
 
 def test_the_same_slower_stage_in_both_is_named_once():
@@ -40,7 +40,7 @@ def test_the_same_slower_stage_in_both_is_named_once():
     assert "The slower stage sets the pace (the other waits for it): stage 0, 160 ms against 150 ms in the " \
            "profile (+7%)." in said
     assert "1.50 × (210 / 210) / (160 / 150) = 1.41x" in said
-    assert "explains part of the miss (the slower stage's work +7% toward the measurement)" in said
+    assert "explains part of the miss (the slower stage's work +7% lowers your model's figure)" in said
 
 
 def test_stages_that_print_alike_are_both_the_slower():

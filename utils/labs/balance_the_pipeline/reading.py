@@ -492,15 +492,26 @@ def _work_part(p: Pipelined, side: str, one: float, pace: float) -> str:
 
 def _work_moved(one: float, pace: float, way: int) -> str:
     """Which work figures moved the speed-up which way: the slower stage's work up, or one worker's down,
-    slows it."""
+    slows it. Said as raising or lowering your model's figure, those that move it the measurement's way
+    (``way``: 1 up, -1 down) first, not "toward the measurement": a change may carry the figure past it
+    (t32_labs03: -13% and +7% took 1.43x to 1.76x, past 1.53x measured)."""
     parts = [(f"the slower stage's work {change_text(pace)}", -pace * way),
              (f"one worker's {change_text(one)}", one * way)]
     toward = [text for text, push in parts if push > 0]
     away = [text for text, push in parts if push < 0]
-    said = (" and ".join(toward) + " toward the measurement") if toward else ""
-    if away:
-        said += ("; " if said else "") + " and ".join(away) + " away from it"
-    return said or "neither by a whole percent, as printed"
+    verbs = ("raise", "lower") if way > 0 else ("lower", "raise")  # toward's verb, then away's
+    said = [_moved_words(group, verb) for group, verb in ((toward, verbs[0]), (away, verbs[1])) if group]
+    if len(said) == 2:  # the second group's figure is the same one: "it"
+        said[1] = said[1].replace("your model's figure", "it")
+    return "; ".join(said) or "neither by a whole percent, as printed"
+
+
+def _moved_words(changes: list[str], verb: str) -> str:
+    """Work changes and what they do to your model's figure: "one worker's +2% raises your model's figure",
+    "the slower stage's work -13% and one worker's +7% both raise your model's figure"."""
+    if len(changes) == 1:
+        return f"{changes[0]} {verb}s your model's figure"
+    return f"{' and '.join(changes)} both {verb} your model's figure"
 
 
 def _waiting(r: Row, worked: float, rest: str | None) -> str:
