@@ -479,7 +479,7 @@ def test_the_noise_beside_the_step_parts_names_the_floor_where_the_floor_set_it(
     text = summary.step_parts("Full checkpointing", plain, variant, {"forward": 0.0, "rest": 0.0248}, tolerance,
                               noise=floor)
     assert ("Off the prediction by more than 1.6 ms (the noise floor, 2% of the plain step, used as it exceeds "
-            "the rounds' own ± 0.01); its backward and AdamW 7.2 ms under") in text
+            "the rounds' own ± 0.010); its backward and AdamW 7.2 ms under") in text
     assert "the rounds' noise (1.6 ms)" not in text
     # the other branch: the rounds' ± above the floor sets it, and is named
     rounds = summary.noise_name(0.06, floor=0.02)

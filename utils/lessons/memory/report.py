@@ -157,18 +157,32 @@ def rounds_rule(rounds: dict[str, list[float]], name: str, reference: str, floor
 
 def _median_working(rounds: dict[str, list[float]], name: str, reference: str, floor: float) -> str:
     """``rounds_rule``'s working for one pair: "1.17x; its ± is half the middle half's range, at least 0.02
-    (2 %): (1.19 - 1.15) / 2 = 0.020, ± 0.02"."""
+    (2 %): (1.19 - 1.15) / 2 = 0.020, ± 0.02"; the floor named wherever the spread, unrounded, is under it
+    (0.015 is, though it prints 0.02: ``noise_name`` reads it the same way, t32_0506 #5)."""
     median, spread, each = step_ratio(rounds, name, reference, floor)
+    low, high, how, half = _spread_working(each)
+    return (f"{median:.2f}x; its ± is {how}, at least {floor:.2f} (2 %): ({high:.2f} - {low:.2f}) / 2 = "
+            f"{half:.3f}" + (f", under the floor, so ± {floor:.2f}" if half < floor else f", ± {spread:.2f}"))
+
+
+def _spread_working(each: list[float]) -> tuple[float, float, str, float]:
+    """The rounds' ratios as printed (2 decimals): the two the ± is worked from (the middle half's ends from 4
+    rounds on, else the extremes), how they were picked, and half their difference to 3 decimals, unrounded
+    to the printed 2."""
     shown = sorted(claims.as_printed(r, 2) for r in each)
     if len(shown) >= 4:
         quarter = len(shown) // 4
         low, high, how = shown[quarter], shown[-1 - quarter], "half the middle half's range"
     else:
         low, high, how = shown[0], shown[-1], "half their range (fewer than 4 rounds)"
-    half = claims.half_up((high - low) / 2, 3)
-    return (f"{median:.2f}x; its ± is {how}, at least {floor:.2f} (2 %): ({high:.2f} - {low:.2f}) / 2 = "
-            f"{half:.3f}" + (f", under the floor, so ± {floor:.2f}" if claims.half_up(half, 2) < floor
-                             else f", ± {spread:.2f}"))
+    return low, high, how, claims.half_up((high - low) / 2, 3)
+
+
+def unrounded_spread(each: list[float]) -> float:
+    """The rounds' ± before its rounding to 2 decimals, as ``rounds_rule`` works it: (1.21 - 1.18) / 2 =
+    0.015, which prints ± 0.02 but lies under a 0.02 floor; ``summary.noise_name`` takes it, so that the page
+    names the floor wherever its working does (t32_0506 #5). Lesson 06."""
+    return _spread_working(each)[3]
 
 
 def pairs_table(rounds: dict[str, list[float]], pairs: list[tuple[str, str]], title: str) -> Table:

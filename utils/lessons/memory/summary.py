@@ -71,11 +71,13 @@ def noise_seconds(spread: float, step: float, floor: float = 0.0) -> float:
 def noise_name(spread: float, floor: float = 0.0) -> str:
     """What set the noise that ``noise_seconds`` gives, in words: the rounds' ``± spread`` as printed, or the
     ``floor`` where that is the larger, named as such ("1.21x ± 0.01" on an 81.0 ms step is 0.8 ms; the 2 %
-    floor, 1.6 ms, is what a reader must be told was used). Lesson 06."""
-    shown = claims.as_printed(spread, 2)
-    if floor > shown:
-        return f"the noise floor, {floor:.0%} of the plain step, used as it exceeds the rounds' own ± {shown:.2f}"
-    return f"the rounds' noise, their ± {shown:.2f} of the plain step"
+    floor, 1.6 ms, is what a reader must be told was used). ``spread``: unrounded, to 3 decimals
+    (``report.unrounded_spread``), as the rounds' working prints it: 0.015 is under a 0.02 floor though it
+    prints 0.02, and the page names the floor there as its working does (t32_0506 #5). Lesson 06."""
+    raw = claims.half_up(spread, 3)
+    if floor > raw:
+        return f"the noise floor, {floor:.0%} of the plain step, used as it exceeds the rounds' own ± {raw:.3f}"
+    return f"the rounds' noise, their ± {claims.as_printed(spread, 2):.2f} of the plain step"
 
 
 def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance: float,
