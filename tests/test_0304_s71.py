@@ -91,3 +91,10 @@ def test_04_the_short_count_names_which_rows_of_the_collapsed_table_it_counts():
                            "(section 4's collapsed table; its fp32 and bf16 rows not counted) fell short")
     # without timed rows the count is over the rows read, with no claim about the table
     assert "collapsed table" not in report.references_reading(1, "x", [short])
+
+
+def test_03_closing_claim_prints_the_waiting_share_half_up_as_its_label_reads_it():
+    """t32_0304 #2, the closing table: waiting_share reads the whole percent half up, so the share printed beside
+    "about half" is percent()'s, not Python's :.0% (which rounds a float's binary value)."""
+    cell = next(c.source for c in _cells("03_ddp.ipynb") if c.cell_type == "code" and "exposed_share =" in c.source)
+    assert "percent(printed_ratio(wait['exposed'], ddp['exposed'], 1, 1e-3))" in cell
