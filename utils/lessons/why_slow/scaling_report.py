@@ -99,7 +99,11 @@ def holds_count(status: dict[str, str], differ: bool = False) -> str:
         # not "holds": the table's verdict ends "no one c and d model the whole step", and one cell says one thing
         # "fitted on each axis alone" said once (reader t20_0001: "per axis" three times); that d differs is
         # said once after it, by the sentence's fixed costs and by the table's finding
-        return f"fitted on each axis alone: within ±{FOLLOWS:.0%} {count}"
+        # the count is of the axes that hold: an axis within ±10% left out for its negative d is not counted,
+        # so the words name that condition too (reader t32_0001 #2: "within ±10% on 2 of 3 axes" beside three
+        # misses all within 10%)
+        d_too = " with d not below zero beyond its ±" if "negative d" in status.values() else ""
+        return f"fitted on each axis alone: within ±{FOLLOWS:.0%}{d_too} {count}"
     return f"holds {count}"
 
 
@@ -286,7 +290,7 @@ def scaling_sentence(series, fit) -> str:
                  "is the slowest point over the fastest).")
     return (text + fixed_cost_sentence(series, fit)
             + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x, its slowest point over its fastest)."
-            + flat_and_fit_sentence(flat, worst))
+            + flat_and_fit_sentence(flat, worst, [a for a, v in status.items() if v == "negative d"]))
 
 
 def _tied(axis: str, shown: dict[str, str], others: list[str]) -> str:
@@ -295,11 +299,13 @@ def _tied(axis: str, shown: dict[str, str], others: list[str]) -> str:
     return f", tied with {' and '.join(a + chr(39) + 's' for a in same)} {shown[axis]}" if same else ""
 
 
-def flat_and_fit_sentence(flat: dict[str, float], worst: dict[str, float]) -> str:
+def flat_and_fit_sentence(flat: dict[str, float], worst: dict[str, float], negative=()) -> str:
     """The spread of time per FLOP and the fit's worst miss measure different things: a flat axis has one rate
     and no fixed cost; the fit allows a fixed cost d, so it can follow an axis whose time per FLOP varies and
     miss a flat one by a single noisy point. Says whether this run's flattest axis is also its best fit,
-    judged on the figures as printed: 3.9% against 3.9% is a tie (the eleventh reading), so they agree."""
+    judged on the figures as printed: 3.9% against 3.9% is a tie (the eleventh reading), so they agree.
+    ``negative``: the axes whose fit holds only with a negative d, named so where the flattest is one of them
+    (reader t32_0001: depth was set beside the best fit just after the sentence had left it out)."""
     # each figure as printed (claims.as_printed): the text and the comparison are made from the same number
     flat_shown = {a: claims.as_printed(v, 2) for a, v in flat.items()}  # "1.75x"
     miss_shown = {a: claims.as_printed(100 * w, 1) for a, w in worst.items()}  # "3.9%", as f"{w:.1%}" prints it
@@ -310,6 +316,8 @@ def flat_and_fit_sentence(flat: dict[str, float], worst: dict[str, float]) -> st
     # among axes tied for flattest, name one that is also a best fit where there is one
     axis = next((a for a in flattest if a in best), flattest[0])
     head = f"the flattest axis, {axis} ({spread[axis]}{_tied(axis, spread, flattest)})"
+    if axis in negative:
+        head += ", whose fit holds only with a negative d"
     if axis in best or len(flat) < 2:
         return f" Here {head}, is also the best fit ({miss[axis]}{_tied(axis, miss, best)}): the two readings agree."
     against = " and ".join(f"{a}'s" for a in best)
