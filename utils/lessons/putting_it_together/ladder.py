@@ -211,14 +211,26 @@ class Compared:
         return _median(timed) if timed else self.rung.removes_s
 
     @property
+    def removable_runs(self) -> list[tuple[float, float]]:
+        """Each kept run's (O, T) in ms as printed (1 decimal): its own AdamW time and its own step, the two
+        seen under the same load; [] where the runs do not time AdamW (O is then the profile's)."""
+        return [(claims.half_up(b["optimizer_s"] * 1e3, 1), claims.half_up(step_seconds(b, self.kept) * 1e3, 1))
+                for b in self.before if not math.isnan(b.get("optimizer_s", math.nan))]
+
+    @property
+    def kept_step_ms(self) -> float:
+        """T where O is the profile's: the kept runs' median step, in ms as printed (1 decimal)."""
+        return claims.half_up(_median([step_seconds(b, self.kept) for b in self.before]) * 1e3, 1)
+
+    @property
     def removable_share(self) -> float:
-        """O/T: the removable seconds' share of the kept step, run by run (O and T of one run saw the same
-        load), the median over the runs; with O from the profile, over the runs' median step."""
-        shares = [b["optimizer_s"] / step_seconds(b, self.kept) for b in self.before
-                  if not math.isnan(b.get("optimizer_s", math.nan))]
-        if shares:
-            return _median(shares)
-        return self.rung.removes_s / _median([step_seconds(b, self.kept) for b in self.before])
+        """O/T: the removable time's share of the kept step, run by run (O and T of one run saw the same
+        load), the median over the runs, each worked from its ms as printed (``removable_runs``: t32_0708,
+        the page printed O/T without O or T); with O from the profile, over the runs' median step."""
+        runs = self.removable_runs
+        if runs:
+            return _median([o / t for o, t in runs])
+        return claims.half_up(self.rung.removes_s * 1e3, 1) / self.kept_step_ms
 
     @property
     def bound(self) -> float | None:

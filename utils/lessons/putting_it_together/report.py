@@ -69,8 +69,11 @@ def bound_words(c) -> str:
     decimals; ``Compared.bound`` is worked from it), so that its 1/(1 - O/T) checks by hand."""
     if not c.rung.removes_s:
         return c.rung.bound_what
-    share = claims.as_printed(c.removable_share, 3)
-    return f"{c.rung.bound_what}; here O/T = {share:.3f}, so 1/(1 - {share:.3f})"
+    share, runs = claims.as_printed(c.removable_share, 3), c.removable_runs
+    of = ("the median of the kept runs' own, O / T in ms: " + ", ".join(f"{o:.1f} / {t:.1f}" for o, t in runs)
+          if runs else f"O the profile's {claims.half_up(c.rung.removes_s * 1e3, 1):.1f} ms over T, the kept "
+          f"runs' median step, {c.kept_step_ms:.1f} ms")
+    return f"{c.rung.bound_what}; here O/T = {share:.3f} ({of}), so 1/(1 - {share:.3f})"
 
 
 def share_of_bound(gain: float, bound: float | None, paid_off: bool = True) -> float | None:
