@@ -280,20 +280,22 @@ def gain_range(verdict: str, value: float, spread: float, bound: float, baseline
     return verdict.replace("of its gain", "of its gain" + claims.gain_share_range(value, spread, bound, baseline), 1)
 
 
-def checkpointing_summary(ckpt: dict, full_time: tuple) -> str:
+def checkpointing_summary(ckpt: dict, full_time: tuple, label: str = "") -> str:
     """The Summary's checkpointing statement with this run's figure: the theory predicts one extra forward of
     the blocks; the run says what it cost, in forwards, beside that prediction: both at each end of the
     blocks' forward's range (``forward_bound``), where the whole forward printed shorter, with the ms it divides
     ("(1.20 - 1) x 62.2 = 12.44 ms over 19.9 ms"), as section 2 and the claims row print it. ``full_time``: the
     checkpointed step x the plain one read pair by pair (``measure.step_ratio``: median, ±, each round's), never
-    the fastest of each divided; ``ckpt``: the fastest times, for the step and the forward in ms (lesson 06)."""
+    the fastest of each divided; ``ckpt``: the fastest times, for the step and the forward in ms; ``label``:
+    the lesson's " (simulated on CPU)" where the figure stands in for a GPU's, as section 2's (t32_0506 #4)
+    (lesson 06)."""
     s = ckpt["step"]
     ratio, noise = full_time[0], full_time[1]
     low, high = blocks_forward_range(ckpt)
     return (f"Checkpointing every block, in this run: {ratio:.2f}x ± {noise:.2f} the plain step's time (above "
             f"1: slower), the median of each round's own ratio, against the theory's one extra forward, "
             f"{predicted_speed(s, low, high)} here: "   # the ms it divides, as section 2 prints them (t27_0506)
-            + ratio_in_forwards(ratio, s, low, high, noise_seconds(noise, s), working=True) + ".")
+            + ratio_in_forwards(ratio, s, low, high, noise_seconds(noise, s), working=True) + f"{label}.")
 
 
 def accumulation_verdict(ratio: float, noise: float, rounds: list[float] | None = None) -> str:
