@@ -73,7 +73,7 @@ def test_a_recorded_median_with_its_rounds_is_quoted_with_its_spread():
     for claim_id in ("A10", "B5"):
         row = verdicts.judge(claims.BY_ID[claim_id], m, {})
         assert "lesson 02's split alone: 1.04x ± 0.01 against a 1x bound" in row.evidence, row.evidence
-        assert "1.88x ± 0.09 against a bound of 1.78x (above the bound: a finding to explain" in row.evidence
+        assert "1.88x ± 0.09 against a bound of 1.78x (above the bound, within its work-scaled reference" in row.evidence
     a19 = verdicts.judge(claims.BY_ID["A19"], m, {}).evidence
     assert ("1.88x one, 94% each (speed-up / 2; the median of 5 paired rounds, ± 0.09); against a bound of 1.78x: "
             "above the bound") in a19, a19

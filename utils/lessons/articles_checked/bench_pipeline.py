@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from utils.claims import as_printed, half_up, percent, runs_agree, speedup_verdict
-from utils.lessons.articles_checked.checks import explained_by_reference, past_bound, spread_of, work_scaled_reference
+from utils.lessons.articles_checked.checks import (PIPELINE_EXPLAINED, explained_by_reference, past_bound, spread_of,
+                                                   work_scaled_reference)
 from utils.lessons.articles_checked.figures import LEDGER_NOISE, rounds_above, rounds_past_two_words
 from utils.lessons.articles_checked.reference_rounds import past_reference_clauses
 from utils.lessons.model_split.noise import round_text
@@ -117,17 +118,17 @@ def bench_rounds_counted(record: dict) -> str:
 
 
 def bench_past_reading(record: dict, reference: float | None) -> str:
-    """make bench's reported median past its bound, in the course's verdict words: a finding to explain; then
-    lesson 02 §5's reading, where its work-scaled reference (plus the rounds' spread) explains it in the
-    median, or where it does not."""
-    said = ", above the bound (a finding to explain)"
+    """make bench's reported median past its bound, read as lesson 02 §5 reads its own (``PIPELINE_EXPLAINED``):
+    within its work-scaled reference (plus the rounds' spread) in the median, explained by the reference;
+    past it too, or with none kept, a finding to explain."""
+    said = ", above the bound"
     if reference is None:
-        return said + ", with no work-scaled reference kept"
+        return said + " (a finding to explain), with no work-scaled reference kept"
     ref = as_printed(reference, 2)
     if not explained_by_reference(record):
-        return f"{said} and past its work-scaled reference too, {ref:.2f}x"
+        return f"{said} (a finding to explain) and past its work-scaled reference too, {ref:.2f}x"
     within = "" if half_up(record["value"], 2) <= ref else f" plus the rounds' spread (± {spread_of(record):.2f})"
-    return f"{said} and within its work-scaled reference, {ref:.2f}x{within}: lesson 02 §5's explanation, in the median"
+    return f"{said}, within its work-scaled reference {ref:.2f}x{within} in the median: {PIPELINE_EXPLAINED}"
 
 
 def bench_rounds_past_two(record: dict) -> str:

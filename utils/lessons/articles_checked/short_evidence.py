@@ -22,7 +22,7 @@ VERDICT_WORDS = ("a finding to explain", "faster", "slower", "under the bound", 
 # the words that carry what a row's check turns on, most telling first: a short cell always keeps the first
 # clause holding one of them (with the figure that clause compares), so the cell never reads "within noise"
 # beside a check that says "above its bound"
-CHECK_WORDS = {ABOVE: ("a finding to explain",), NOISY: ("INCONCLUSIVE", "no spread recorded", "within noise"),
+CHECK_WORDS = {ABOVE: ("a finding to explain", "above the bound"), NOISY: ("INCONCLUSIVE", "no spread recorded", "within noise"),
                DISAGREES: ("disagree", "slower", "no faster")}
 SHORT_ASIDE = 12  # an aside this short, "(38.0x)" or "(6 MiB)", is a figure: it stays in a short cell
 
@@ -42,12 +42,14 @@ def top_clauses(text: str) -> list[str]:
 
 
 def deciding_part(parts: tuple[Part, ...], check: str | None) -> Part:
-    """The part a row's check turns on: above a bound, the first that names "a finding to explain"; where a
+    """The part a row's check turns on: above a bound, the first that names "a finding to explain" (else the
+    first "above the bound" its lesson explains); where a
     summary row's check follows another row's (the part whose ``follows`` names that row, set by ``verdicts``)
     and is not "agrees", that part, so a cell beside "noise-bound" shows which row is noise-bound, not a
     summed-up row's own "within noise"; otherwise the first this run could contradict (measured, recorded, error messages), else the first."""
-    if check == ABOVE:
-        found = [p for p in parts if "a finding to explain" in p.text]
+    if check == ABOVE:  # a finding first; else a figure past its bound that its lesson explains (lesson 02 §5)
+        found = [p for p in parts if "a finding to explain" in p.text] or [p for p in parts
+                                                                             if "above the bound" in p.text]
         if found:
             return found[0]
     follows = next((p for p in parts if p.follows), None)
