@@ -53,3 +53,46 @@ def test_lab06_selective_why_names_what_backward_no_longer_recomputes():
         said = _selective_within_noise(selective, every)
         assert ": keeping the matmuls' outputs spares backward recomputing them, which pays off only" in said, said
         assert "what it saves, recomputing" not in said  # read as though selective recomputes the matmuls
+
+
+# --- lab 04 cell 16 (t32_labs48 other #5): the Speed line's verdict first, its reference on a line of its own ---
+
+def _lab04(monkeypatch, kind, speed):
+    from utils.labs.compress_under_budget import checks as lab04
+
+    widths = {"yours": [276] * 4, "trained": [768] * 4, "whole": [768] * 4}
+    kinds = {"yours": kind, "trained": "float", "whole": "int8_dynamic"}
+    monkeypatch.setattr(lab04, "hidden_widths", lambda m: widths[m])
+    monkeypatch.setattr(lab04, "quantization_of", lambda m: kinds[m])
+    monkeypatch.setattr(lab04, "MEASURED_SPEED", [([276] * 4, kind, speed)])
+    return lab04._speed_line("yours", "trained", "whole")
+
+
+def test_lab04_speed_line_puts_the_verdict_before_the_reference(monkeypatch):
+    from utils.labs.compress_under_budget.checks import PairedSpeed
+
+    said = _lab04(monkeypatch, "int8_dynamic", PairedSpeed(6.56, 1.95, 0.08, 3.36, 21, 5.31))
+    verdict, reference = said.split("\n")
+    assert verdict == ("Speed: whole-model int8 ran 3.36x the trained model's speed, yours 6.56x it. With int8 in "
+                       "both, your narrower widths made the difference: 1.95x ± 0.08 whole-model int8's speed."), said
+    assert reference.startswith("Were time in proportion to the work") and "5.31 x 3.36 = 17.84x" in reference
+    # the bar the trained model, float in both: the same order
+    said = _lab04(monkeypatch, "float", PairedSpeed(2.10, 2.10, 0.10, 0.95, 21, 5.31))
+    assert said.split("\n")[0].endswith("float in both: your narrower widths made the difference."), said
+    assert said.split("\n")[1].startswith("Were time in proportion to the work"), said
+    # no weights counted: no reference, no line break
+    said = _lab04(monkeypatch, "int8_dynamic", PairedSpeed(6.56, 1.95, 0.08, 3.36, 21))
+    assert "\n" not in said and "in proportion" not in said, said
+    # a type the lab times no whole-width model of: the no-reference words, on their own line
+    said = _lab04(monkeypatch, "int8_weight_only", PairedSpeed(2.10, 0.64, 0.05, 3.26, 21, 5.31))
+    assert said.split("\n")[1].startswith("No reference beside these speed-ups"), said
+
+
+def test_lab04_wrapped_starts_a_paragraph_at_a_lines_own_break():
+    from utils.labs.compress_under_budget.checks import wrapped
+
+    said = wrapped(["Bytes: short.", "Speed: a verdict.\nWere time in proportion, " + "word " * 30 + "end."])
+    lines = said.split("\n")
+    assert lines[:2] == ["Bytes: short.", "Speed: a verdict."] and len(lines) == 4, said
+    assert lines[2].startswith("  Were time in proportion, word") and lines[3].startswith("  word"), said
+    assert all(len(line) <= 110 for line in lines), said

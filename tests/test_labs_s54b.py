@@ -132,21 +132,23 @@ def test_the_plans_speed_line_holds_the_reading_the_check_line_left_each_figure_
     monkeypatch.setattr(lab04, "MEASURED_SPEED", [([276] * 4, "int8_dynamic",
                                                    lab04.PairedSpeed(11.11, 3.16, 0.29, 3.47, 21, 5.312))])
     said = lab04._speed_line("yours", "trained", "whole")
-    assert said == (
-        "Speed: whole-model int8 ran 3.47x the trained model's speed, yours 11.11x it. Were time in proportion to the "
+    assert said == (  # thirty-second reading: the verdict first, the reference on a line of its own
+        "Speed: whole-model int8 ran 3.47x the trained model's speed, yours 11.11x it. With int8 in both, your "
+        "narrower widths made the difference: 3.16x ± 0.29 whole-model int8's speed (11.11x / 3.47x = 3.20x from "
+        "the two medians; the check reads the median of each round's own ratio).\nWere time in proportion to the "
         "work, a multiply-add a weight (5.31x fewer weights than the whole model's), and int8's gain the same at "
         "every width, yours would run 5.31x int8 of the whole model's speed and 5.31 x 3.47 = 18.43x the trained "
         "model's: the measured 11.11x is 60% of that; the costs that do not shrink with the widths (each call's "
         "own, the activations' traffic, the other layers) weigh more in a thinner model, and this run does not "
-        "measure which. With int8 in both, your narrower widths made the difference: 3.16x ± 0.29 whole-model int8's "
-        "speed (11.11x / 3.47x = 3.20x from the two medians; the check reads the median of each round's own "
-        "ratio)."), said
+        "measure which."), said
     kinds["yours"] = "float"   # float, the trained model the bar: the float reference, then the bar's words
     monkeypatch.setattr(lab04, "MEASURED_SPEED", [([276] * 4, "float",
                                                    lab04.PairedSpeed(2.10, 2.10, 0.10, 0.95, 21, 5.312))])
     said = lab04._speed_line("yours", "trained", "whole")
     assert "yours would run 5.31x the trained model's speed: the measured 2.10x is 40% of that" in said, said
-    assert said.endswith("float in both: your narrower widths made the difference."), said
+    verdict, reference = said.split("\n")   # the verdict, then the reference on its own line
+    assert verdict.endswith("float in both: your narrower widths made the difference."), said
+    assert reference.startswith("Were time in proportion to the work") and reference.endswith("."), said
 
 
 # --- lab 05 (other problem 3): steps + waits = the epoch, printed on every branch of the bound's words ------------

@@ -35,6 +35,7 @@ from utils.lessons.compression.measure import compare_latency, model_bytes
 from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, int8_path, output_error,
                                                 quantize_torchao)
 from utils.lessons.compression.train import load_digits, resplit
+from utils.labs.compress_under_budget.speed_words import in_proportion, proportional_words, what_it_did
 
 __all__ = ["lab_data", "int8_whole", "budget_sentence", "plan_sentence", "check_smaller", "check_faster", "check_accuracy", "paired_drop",
            "quantization_of", "hidden_widths", "zero_share", "float_twin"]
@@ -309,36 +310,6 @@ def reference_words(gain: float) -> str:
             "trained model set the bar")
 
 
-def proportional_words(ratio: float, gain: float, fewer: float, kind: str, same_kind: bool) -> str:
-    """A reference beside the speed-up over the trained model (every branch written): the speed-up were time in
-    proportion to the work, one multiply-add per weight a sample, a bias's add left out (``fewer``: the whole
-    model's weights over yours, ``_weights``, as the plan line counts them) and, for a model stored as int8
-    of the whole model is, int8's measured ``gain`` the same at every width. A reference, not a ceiling:
-    per-call costs can keep a thin model below it, caches can lift it above. Judged on the printed figures."""
-    if same_kind:
-        ref = claims.as_printed(fewer, 2) * claims.as_printed(gain, 2)
-        said = (f"were time in proportion to the work, a multiply-add a weight ({fewer:.2f}x fewer weights "
-                f"than the whole model's), and int8's gain the same at every width, yours would run "
-                f"{fewer:.2f}x int8 of the whole model's speed and {fewer:.2f} x {gain:.2f} = {ref:.2f}x the "
-                "trained model's")
-    elif kind == "float":
-        ref = claims.as_printed(fewer, 2)
-        said = (f"were time in proportion to the work, a multiply-add a weight ({fewer:.2f}x fewer weights "
-                f"than the trained model's, both float), yours would run {ref:.2f}x the trained model's speed")
-    else:
-        return (f"no reference beside these speed-ups: the lab times no {kind.replace('_', ' ')} model of the "
-                "whole widths to set yours against")
-    shown, ref = claims.as_printed(ratio, 2), claims.as_printed(ref, 2)
-    if shown < ref:
-        return (f"{said}: the measured {shown:.2f}x is {shown / ref:.0%} of that; the costs that do not shrink "
-                "with the widths (each call's own, the activations' traffic, the other layers) weigh more in a "
-                "thinner model, and this run does not measure which")
-    if shown == ref:
-        return f"{said}: the measured {shown:.2f}x is that proportional speed-up"
-    return (f"{said}: the measured {shown:.2f}x is above it, the thinner layers faster per multiply-add (smaller "
-            "weights sit in faster caches, for one; this run does not measure why)")
-
-
 def _why_not_faster(model: nn.Module, baseline: nn.Module) -> str:
     """The plausible reason a candidate is not fast enough, named from what it is."""
     kind, narrower = quantization_of(model), hidden_widths(model) != hidden_widths(baseline)
@@ -525,25 +496,31 @@ def _accuracy_line(baseline: nn.Module, model: nn.Module, seed: int) -> str:
 
 def _speed_line(model: nn.Module, baseline: nn.Module, whole: nn.Module | None) -> str:
     """The speed check's reading (goal 2: which saving buys speed, against whole-model int8), from the figures that
-    check printed for this same model; where it did not time this model, said so."""
+    check printed for this same model; where it did not time this model, said so. Its verdict comes first, the
+    speed-up in proportion to the work on a line of its own after it (thirty-second reading: that reference ran
+    six lines inside the sentence a learner reads as the verdict on their plan)."""
     kind, widths = quantization_of(model), hidden_widths(model)
     if not MEASURED_SPEED or MEASURED_SPEED[0][:2] != (widths, kind):
         return "Speed: not timed for this plan (run the speed check above on it)."
     speed = MEASURED_SPEED[0][2]
-    narrower = widths != hidden_widths(baseline)
     whole_kind = quantization_of(getattr(whole, "_orig_mod", whole)) if whole is not None else "int8_dynamic"
     said = (f"Speed: whole-model int8 ran {speed.gain:.2f}x the trained model's speed, yours {speed.ratio:.2f}x it. "
-            + _in_proportion(speed, kind, kind == whole_kind))
+            + _against_bar(speed, kind, widths != hidden_widths(baseline), whole_kind))
+    reference = in_proportion(speed, kind, kind == whole_kind)
+    return f"{said}\n{reference}" if reference else said
+
+
+def _against_bar(speed: PairedSpeed, kind: str, narrower: bool, whole_kind: str) -> str:
+    """What the speed check measured against the bar, and what the one change from it did (every branch)."""
     if int8_set_the_bar(speed.gain):  # the same printed figure as the check's own words
         against = f"{speed.over:.2f}x ± {speed.spread:.2f} whole-model int8's speed{medians_note(speed)}"
         if kind == whole_kind:
-            return said + (f"With int8 in both, {what_it_did('your narrower widths', speed)}: {against}."
-                           if narrower else
-                           f"With int8 in both and the same widths, yours is whole-model int8: {against}.")
-        return said + (f"Against whole-model int8, yours ran {against}; your weights' type and your widths both "
-                       "differ from it, and this run does not time the two apart.")
+            return (f"With int8 in both, {what_it_did('your narrower widths', speed)}: {against}." if narrower else
+                    f"With int8 in both and the same widths, yours is whole-model int8: {against}.")
+        return (f"Against whole-model int8, yours ran {against}; your weights' type and your widths both differ "
+                "from it, and this run does not time the two apart.")
     bar = f"{speed.over:.2f}x ± {speed.spread:.2f} the trained model's speed"
-    said += f"Whole-model int8 bought no speed here, so the trained model set the bar: yours ran {bar}"
+    said = f"Whole-model int8 bought no speed here, so the trained model set the bar: yours ran {bar}"
     if kind == "float":
         return said + (f", float in both: {what_it_did('your narrower widths', speed)}." if narrower else
                        ", float in both and the same widths: the same model.")
@@ -551,29 +528,6 @@ def _speed_line(model: nn.Module, baseline: nn.Module, whole: nn.Module | None) 
         return said + "; your weights' type and your widths both differ from it, and this run does not time the " \
                       "two apart."
     return said + ", the same widths: " + what_it_did("your weights' type", speed) + "."
-
-
-def _in_proportion(speed: PairedSpeed, kind: str, same_kind: bool) -> str:
-    """The speed-up over the trained model beside its value in proportion to the work (``proportional_words``),
-    a sentence of the plan's Speed line; "" where the speed check did not count the weights (``fewer``)."""
-    if speed.fewer is None:
-        return ""
-    words = proportional_words(speed.ratio, speed.gain, speed.fewer, kind, same_kind)
-    return words[:1].upper() + words[1:] + ". "
-
-
-def what_it_did(change: str, speed: PairedSpeed) -> str:
-    """What the one ``change`` between yours and the bar did to the speed, read from the printed ``over ±
-    spread`` by the course's noise rule (``claims.speedup_verdict``), every outcome in its own words: "made the
-    difference" only where yours ran faster than the bar beyond noise."""
-    verdict = claims.speedup_verdict(claims.as_printed(speed.over, 2), spread=claims.as_printed(speed.spread, 2))
-    if verdict.startswith("faster"):
-        return f"{change} made the difference"
-    if verdict.startswith("within noise"):
-        return f"{change} made no difference this run can tell from its noise (its ± covers 1.00x)"
-    if verdict.startswith("slower"):
-        return f"{change} made yours slower, not faster"
-    return f"{change} made no difference (1.00x, no spread)"  # equal as printed, every round alike
 
 
 def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict], size_target: float = 12.0,
@@ -597,4 +551,11 @@ def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict]
     except Exception as exc:  # noqa: BLE001 - a model that cannot be measured: the checks say why
         said.append(f"Its bytes and accuracy could not be read ({type(exc).__name__}): the checks above say "
                     "why.")
-    return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in said)
+    return wrapped(said)
+
+
+def wrapped(lines: list[str]) -> str:
+    """The plan's lines, each wrapped to 110 characters with its continuation indented; a break inside a line
+    starts a paragraph indented as that continuation (the Speed line's reference, ``_speed_line``)."""
+    parts = [(part, "  " if n else "") for line in lines for n, part in enumerate(line.split("\n"))]
+    return "\n".join(textwrap.fill(part, 110, initial_indent=first, subsequent_indent="  ") for part, first in parts)
