@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from utils import claims
 from utils.lessons.memory import report
 from utils.lessons.memory.calculator import Shape, estimate
 from utils.lessons.memory.measure import Measured
@@ -18,21 +19,22 @@ TINY = Shape(vocab=48, context=16, width=32, depth=2, heads=4)
 @pytest.mark.parametrize("share, said", [(0.0131, "+1.3%"), (-0.0195, "-2.0%"), (0.00045, "0.0%"),
                                          (-0.0004, "0.0%"), (0.0125, "+1.3%")])   # half up away from zero
 def test_error_percent(share, said):
-    assert report.error_percent(share) == said
+    # the one precision a total's error prints at: claims.signed_percent to one decimal
+    assert claims.signed_percent(share, 1) == said
 
 
 def test_the_total_row_prints_the_sentences_precision_and_the_lines_keep_whole_percents():
     # 47.16 MB against 46.55 MB as printed: +1.31%, "+1.3%" in the sentence and the row alike
     assert report.line_error(47.1649e6, 46.5501e6, tenths=True) == "+0.61 MB (+1.3%)"
     assert report.line_error(47.1649e6, 46.5501e6) == "+0.61 MB (+1%)"   # a line: whole percents
-    assert report.error_percent(report.relative_error(47.1649e6, 46.5501e6)) == "+1.3%"
+    assert claims.signed_percent(report.relative_error(47.1649e6, 46.5501e6), 1) == "+1.3%"
     b = estimate(TINY, 2)
     m = Measured(b.peak * 1.02, {"parameters": b.lines["parameters"]}, "test")
     total_row = report.lines_table(b, m, title="t").rows[-1]
-    assert total_row[-1].endswith(f"({report.error_percent(report.relative_error(b.peak, m.peak))})")
+    assert total_row[-1].endswith(f"({claims.signed_percent(report.relative_error(b.peak, m.peak), 1)})")
 
 
 def test_lesson_06_prints_the_total_with_error_percent():
     cells = json.loads((Path(__file__).parents[1] / "notebooks" / "06_memory.ipynb").read_text())["cells"]
     code = "".join(cells[11]["source"])
-    assert "error_percent(relative_error(BUDGET.peak, m.peak))" in code and "{total:+.1%}" not in code
+    assert "signed_percent(relative_error(BUDGET.peak, m.peak), 1)" in code and "{total:+.1%}" not in code

@@ -25,18 +25,10 @@ def relative_error(estimated: float, measured: float, digits: int = 2, scale: fl
     return claims.printed_ratio(estimated, measured, digits, scale) - 1
 
 
-def error_percent(share: float) -> str:
-    """A peak's error (``relative_error``) to one decimal of a percent, half up away from zero as a reader
-    rounds it (-0.0195 -> "-2.0%"), "0.0%" with no sign where it rounds to zero: the one precision the
-    sentence and the tables print a total's error at (t30_0506: "+1.3%" above a row of the same "+1%")."""
-    shown = claims.half_up(share * 100, 1) + 0.0
-    return "0.0%" if shown == 0 else f"{shown:+.1f}%"
-
-
 def compare_table(rows: dict[str, tuple[Budget, Measured]], title: str) -> Table:
     """One row per configuration: the calculator's peak and its moment, the measured peak, the error. Lesson 06."""
     body = [(name, f"{b.peak / MB:.2f}", b.peak_moment, f"{m.peak / MB:.2f}",
-             error_percent(relative_error(b.peak, m.peak))) for name, (b, m) in rows.items()]
+             claims.signed_percent(relative_error(b.peak, m.peak), 1)) for name, (b, m) in rows.items()]
     return Table(["configuration", "calculator (MB)", "peak at", "measured (MB)", "error"], body, title=title)
 
 
@@ -58,14 +50,14 @@ def lines_table(budget: Budget, measured: Measured, title: str) -> Table:
 def line_error(predicted: float, measured: float | None, tenths: bool = False) -> str:
     """A line's error: MB off (calculator - measured) and, where the measured line is not near zero, percent;
     both from the two lines as printed (0.01 MB): 2.10 - 2.88 reads -0.78 MB, a reader's subtraction.
-    ``tenths``: the percent to one decimal (``error_percent``), as the total's error is printed elsewhere."""
+    ``tenths``: the percent to one decimal (``claims.signed_percent(share, 1)``), as the total's error is printed elsewhere."""
     if measured is None:
         return "-"
     off = f"{claims.as_printed(predicted, 2, MB) - claims.as_printed(measured, 2, MB):+.2f} MB"
     if measured <= 0.01 * MB:
         return off
     share = relative_error(predicted, measured)
-    return off + f" ({error_percent(share) if tenths else claims.signed_percent(share)})"
+    return off + f" ({claims.signed_percent(share, 1 if tenths else 0)})"
 
 
 def sixteen_bit_units(features, on_cpu: bool) -> str:
