@@ -71,7 +71,9 @@ def test_cell_0_rule_matches_how_a_median_above_its_bound_reads_its_rounds():
     assert ("2. a round above the bound and beyond the rounds' spread of the median is a finding to explain, where "
             "the\n   median is under its bound or within its spread of it, unless a reference measured here reaches "
             "it") in cell  # t30_09 #1: lesson 02's words
-    assert "3. a median above its bound beyond its spread is a finding by its own verdict, and its rounds are counted" in cell
+    assert ("3. a median above its bound beyond its spread is read by its own lesson's verdict, and its rounds are "
+            "counted") in cell  # t32_09 #2: lesson 02's own verdict, a finding or explained by its reference
+    assert "explained by that reference (the row still\n   reads *above its bound*)" in cell
     # §5's pipeline, 1.88x ± 0.07 above 1.78x: its rounds are counted, as cell 0 now says
     assert checks.rounds_above_words(PIPELINE) == "5 of 5 rounds above the bound (up to 1.99x)"
     # the other outcome: a median above its bound within its spread reads each round (1.80 ± 0.07 reaches 1.73)
