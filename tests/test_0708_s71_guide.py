@@ -5,6 +5,8 @@ of 6 for full training). #2: the CPU row said "no compute time to set it against
 it now says why nothing is taken to hide (CPU workers share the cores the link uses). Fabricated shapes and
 links, every branch of ``_by_link``'s reason."""
 
+from pathlib import Path
+
 from utils import devices
 from utils.lessons.putting_it_together import guide
 from utils.lessons.putting_it_together.plan import LARGE, LARGE_BATCH
@@ -48,3 +50,20 @@ def test_the_cpu_row_says_why_nothing_hides_not_that_it_has_no_compute_time():
 def test_an_unknown_rate_is_named():
     why = _memory(devices.plan(2, mode_name="cpu", n_gpus=0), None).why
     assert "the link's rate is unknown: QLoRA r=16 (4-bit weights), DDP over 2 moves the fewest bytes" in why
+
+
+def test_the_link_row_counts_parameters_as_the_model_line_does():
+    """t32_0708 other (still present): 08 printed "3.22 M" (the model line), "3.225 M" (the guide's link row)
+    and "3.2 M" (the reference table). The link row and the table now print it as the model line does (2 decimals in M), the row's bytes
+    worked from that figure."""
+    from utils.lessons.putting_it_together import link_cost
+    from utils.lessons.memory.calculator import Shape
+
+    shape = Shape(vocab=95, context=64, width=256, depth=4, heads=4)
+    p = shape.parameters()
+    said = link_cost.link_reason(shape, "ddp", 2, "bf16", None, devices.plan(2, mode_name="cpu", n_gpus=0),
+                                 None, 64, guide.KnownLink(3.48e9, "loopback"))
+    assert f"all-reduce 2(n-1)/n x 4 B x {p / 1e6:.2f} M = " in said and shape.describe().endswith(
+        f"{p / 1e6:.2f} M parameters")
+    nb = (Path(__file__).resolve().parents[1] / "notebooks" / "08_putting_it_together.ipynb").read_text()
+    assert 'parameters() / 1e6:.2f} M\\", S.shape' in nb and 'parameters() / 1e6:.1f} M' not in nb

@@ -67,12 +67,17 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
                 measured_link: float | KnownLink | None, profiled_tokens: int | None = None) -> str:
     """Bytes the strategy moves a step over the link, against the step's compute (a device's ``tokens``; the
     profile, where given, timed a step of ``profiled_tokens`` on one device)."""
-    p = shape.parameters()
+    # the parameters as the lesson's model line prints them (Shape.describe: 3.22 M, never 3.225 M beside it;
+    # a 7 B model in bn, as the memory rows), and the bytes worked from that figure: 4 B x 3.22 M is the GB
+    # printed after it
+    big = shape.parameters() >= 1e9
+    p = _sig3(shape.parameters()) if big else claims.half_up(shape.parameters() / 1e6, 2) * 1e6
+    count = f"{p / 1e9:.3g} bn" if big else f"{p / 1e6:.2f} M"
     if strategy == "ddp":  # ring all-reduce of the fp32 gradients (autocast keeps them fp32)
-        moved, what = 2 * (n - 1) / n * p * 4, f"all-reduce 2(n-1)/n x 4 B x {p / 1e6:.4g} M"
+        moved, what = 2 * (n - 1) / n * p * 4, f"all-reduce 2(n-1)/n x 4 B x {count}"
     else:  # two all-gathers of 16-bit weights (forward, backward) and a reduce-scatter of 16-bit gradients
         moved = 3 * (n - 1) / n * p * 2   # each of the three moves (n-1)/n of the 16-bit tensor
-        what = f"two all-gathers + a reduce-scatter, 3 x (n-1)/n x 2 B x {p / 1e6:.4g} M"
+        what = f"two all-gathers + a reduce-scatter, 3 x (n-1)/n x 2 B x {count}"
         # the 2 B assume FSDP2 gathers 16-bit weights: its MixedPrecisionPolicy, not autocast alone
         dtype = "float16" if (prec or "").startswith("fp16") else "bfloat16"
         what += (f" (with FSDP2's MixedPrecisionPolicy(param_dtype=torch.{dtype}); with autocast alone FSDP "
@@ -95,7 +100,7 @@ def link_reason(shape: Shape, strategy: str, n: int, prec: str, hw, plan, profil
     if not hides and strategy == "ddp":  # lesson 03's fp16 compression hook: half the bytes on the link
         half = moved / 2
         verdict += (f"; or the fp16 compression hook (the script's --hook fp16, lesson 03) halves the bytes: "
-                    f"2(n-1)/n x 2 B x {p / 1e6:.4g} M = {_gb(half)} = {_figure(_on_link(half, rate))} ms "
+                    f"2(n-1)/n x 2 B x {count} = {_gb(half)} = {_figure(_on_link(half, rate))} ms "
                     "on the link")
     return (f"{what} = {_gb(moved)} a step over {rate / 1e9:.3g} GB/s ({rate_what}) = {_figure(comm)} ms on the "
             f"link against {_figure(compute)} ms of compute ({compute_what}): {verdict}")
