@@ -29,3 +29,11 @@ def test_both_claims_tables_and_the_summary_line_carry_the_label():
         assert "show_claims(" not in code, name
         assert "table.title += S.label" in code and "show(table)" in code, name
     assert "checkpointing_summary(CKPT_TIMES, FULL_TIME, S.label)" in _code("06_memory.ipynb")
+
+
+def test_lesson_06_defines_the_middle_half_before_it_uses_it():
+    cells = json.loads((NOTEBOOKS / "06_memory.ipynb").read_text())["cells"]
+    sources = ["".join(c["source"]) for c in cells]
+    first_use = next(i for i, s in enumerate(sources) if "middle half" in s)
+    assert cells[first_use]["cell_type"] == "markdown"
+    assert "the middle half: the rounds between the quartiles" in sources[first_use]
