@@ -529,7 +529,11 @@ def test_the_batch_trend_follows_the_figures_in_every_outcome():
     noisy = inference.batch_trend(rows((0.4, 0.41, 0.42)), 1, ("tensor parallel",))
     assert "within noise, no trend shown" in noisy and "lost less" not in noisy
     broken = inference.batch_trend(rows((0.87, 0.55, 0.92)), 1, ("pipeline",))
-    assert "did not rise with every larger batch" in broken and "lost less" not in broken
+    # t32_0708: 0.87 - 0.04 = 0.83 above 0.55 + 0.03 = 0.58: a drop beyond the spread, named
+    assert "fell beyond the rounds' spread from batch 1 to 4 (0.87x to 0.55x)" in broken
+    assert "lost less" not in broken and "did not rise" not in broken
+    flat = inference.batch_trend(rows((0.87, 0.85, 0.92)), 1, ("pipeline",))   # a dip within the spread
+    assert "did not rise with every larger batch: the expected trend did not show" in flat and "fell" not in flat
 
 
 def test_the_cached_decode_is_set_against_the_uncached_generation_in_every_outcome():

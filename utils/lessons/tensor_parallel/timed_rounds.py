@@ -54,6 +54,8 @@ def timed_split_details(alone_rounds: list[float], split_rounds: list[float],
             "the split's, round by round: " + ", ".join(f"{r:.2f}x" for r in ratios) + f"; the split faster "
             f"in {faster} of {n}. The verdict reads their median ± half the middle half's range, from the rounds "
             "as printed (claims.printed_spread). The fastest pass of each, "
-            f"{min(alone_rounds) * 1e3:.1f} ms on one device and {min(split_rounds) * 1e3:.1f} ms split, give "
+            f"{min(alone_rounds) * 1e3:.1f} ms on one device (this launch's own reference: each launch times "
+            f"its own, so another cell's one-device figure can differ) and {min(split_rounds) * 1e3:.1f} ms "
+            "split, give "
             f"{best:.2f}x: a fastest-of ratio, two best cases from different rounds, not a paired figure, so no "
             "verdict rests on it.")
