@@ -19,6 +19,7 @@ from utils.lessons.articles_checked.figures import (DEVICES, PACKED_BOUND, _send
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
 from utils.lessons.articles_checked.lesson_01_pairs import GAP_BETWEEN_RUNS  # one wording for a gap between runs
 from utils.lessons.start_here.line_check import EDGE  # lesson 00's rule: what one noisy median may miss by
+from utils.lessons.model_split.noise import round_text  # lesson 02's one rounding: 1.005x shows its side of 1x
 # shared printers and row B8's parts, each in a module of its own; re-exported: the tests read them here
 from utils.lessons.articles_checked.timed_words import _us, rounds_above_note, rounds_words, size_words  # noqa: F401
 from utils.lessons.articles_checked.compressed_sends import (APART, PARTS_GAP, b8, b8_in_this_run,  # noqa: F401
@@ -311,10 +312,11 @@ ARTICLE_SPLIT_BOUND = 1  # the article's halves take turns: at most one device's
 def passes_rounds_line(passes: dict, where: str) -> str:
     """The "How this was measured" line of lesson 07's passes: each list of paired rounds after its own bound,
     as the rows read them (the article's split 1x, rows A11 and A19; tensor parallel lesson 07's 2x, row A21),
-    never one bound for both."""
+    never one bound for both. Each round with the digits that show its side of 1x or 2x (``round_text``:
+    "1.005x", never "1.00x" for a round counted above the 1x bound)."""
     lists = (("article split", f"the article's split (bound {ARTICLE_SPLIT_BOUND}x: halves that take turns)"),
              ("tensor parallel", f"tensor parallel (bound {passes['bound']:g}x)"))
-    rounds = "; ".join(f"{label} " + ", ".join(f"{r:.2f}x" for r in passes.get(f"{name} rounds", []))
+    rounds = "; ".join(f"{label} " + ", ".join(f"{round_text(r)}x" for r in passes.get(f"{name} rounds", []))
                        for name, label in lists)
     return (f"Lesson 07's blocks, forward passes, in paired rounds against one device ({where}); each round, one "
             f"device's time over the pair's (rows A11, A19 and A21 quote their median): {rounds}")
@@ -326,7 +328,7 @@ def cnn_rounds_line(cnn) -> str:
         return f"Article 2's CNN: the run failed ({cnn!r})"
     one, two = (", ".join(f"{claims.as_printed(s, 1, scale=1e-3):.1f}" for s in cnn[k])
                 for k in ("one", "two"))
-    ratios = ", ".join(f"{r:.2f}x" for r in cnn_rounds(cnn))
+    ratios = ", ".join(f"{round_text(r)}x" for r in cnn_rounds(cnn))  # a round's side of 1x or 2x shown
     return (f"Article 2's CNN, each round (ms a step): one worker {one}; two DDP workers {two}; one worker's "
             f"time over two's, each round (row B22 quotes their median): {ratios}")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from utils import claims
 from utils.lessons.articles_checked.checks import paired
 from utils.lessons.articles_checked.figures import DEVICES, rounds_above_words, rounds_record
+from utils.lessons.model_split.noise import rounds_text  # lesson 02's one rounding of a round near 1x or 2x
 
 
 def _us(seconds: float) -> int:
@@ -16,10 +17,12 @@ def _us(seconds: float) -> int:
 
 
 def rounds_words(ratios: list[float], what: str = "paired rounds") -> str:
-    """"1.03x ± 0.21 (median of 6 paired rounds, range 0.71-1.42x)": the figure a verdict reads, as printed."""
+    """"1.03x ± 0.21 (median of 6 paired rounds, range 0.71-1.42x)": the figure a verdict reads, as printed; the
+    range's ends with the digits that show which side of 1x or 2x they lie (``round_text``: "0.86-1.005x"), as the
+    rounds above a bound are counted, so an end printed "1.00x" is never one counted above 1x."""
     median, spread = paired(ratios)
-    return (f"{median:.2f}x ± {spread:.2f} (median of {len(ratios)} {what}, range {min(ratios):.2f}-"
-            f"{max(ratios):.2f}x)")
+    return (f"{median:.2f}x ± {spread:.2f} (median of {len(ratios)} {what}, range "
+            f"{rounds_text(min(ratios), max(ratios))}x)")
 
 
 def rounds_above_note(ratios: list[float], bound: float, devices: int | None = DEVICES) -> str:
