@@ -34,3 +34,21 @@ def test_an_axis_left_out_for_its_miss_keeps_the_plain_count():
     table = report.scaling_verdict(series, scaling.fit)
     assert table.startswith("fitted on each axis alone: within ±10% on 2 of 3 axes (width, context)"), table
     assert "whose fit holds only" not in report.scaling_sentence(series, scaling.fit)
+
+
+# --- t32_0001 "other problems": lesson 00's wording ----------------------------------------------------------
+
+def test_the_claims_rows_worst_miss_names_its_side():
+    from utils.lessons.start_here import line_check
+
+    assert line_check.side_words(-0.492) == "measured below the line"
+    assert line_check.side_words(0.26) == "measured above the line"
+    assert line_check.side_words(0.0004) == "on the line"   # prints 0.0%
+
+
+def test_the_dram_rule_does_not_repeat_the_multiple_the_sentence_gave():
+    from utils.lessons.start_here import regimes
+
+    mib = 2**20
+    said = regimes.dram_read_rule(960 * mib, 256 * mib, {"L3": 480 * mib}, cache_named=True)
+    assert said == "also at least 2 x the 256 MiB largest copy" and "L3" not in said

@@ -74,8 +74,8 @@ def test_the_dram_buffers_size_is_said_with_the_rule_that_set_it():
     big_l3 = {"L2": 2 * MIB, "L3": 480 * MIB}
     read = regimes.dram_read_size(64 * MIB, big_l3)
     said = summary.dram_reference_sentence(read, big_l3, [dram], largest=64 * MIB)
-    # t30_0001: the L3's size is said once, before the rule
-    assert read == 960 * MIB and ("2.0x the 480 MiB L3 this machine reports (2 x the L3, at "
+    # t30_0001: the L3's size is said once, before the rule; t32_0001: its multiple too
+    assert read == 960 * MIB and ("2.0x the 480 MiB L3 this machine reports (also at "
                                   "least 2 x the 64 MiB largest copy)") in said
     assert regimes.dram_read_rule(2048 * MIB, 64 * MIB, {"L3": 1536 * MIB}).startswith("capped at 2048 MiB")
     assert regimes.dram_read_rule(128 * MIB, 64 * MIB, {}) == "2 x the 64 MiB largest copy"

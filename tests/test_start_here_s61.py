@@ -18,7 +18,7 @@ def test_a_miss_printed_past_the_edge_at_its_tenth_of_a_percent_is_past_it():
     miss = (7251.6 - 4321.4) / 7251.6
     past = _check(miss)
     assert past.grade == "one size" and past.verdict.startswith("not shown: one size (16 MiB")
-    assert "+40.4%" in past.sentence() and past.claim("gloo").measured == "worst miss +40.4% (16 MiB)"
+    assert "+40.4%" in past.sentence() and past.claim("gloo").measured == "worst miss +40.4% (16 MiB, measured above the line)"
     # exactly at the edge as printed (40.0%) is still at most 10 points past: the edge branch
     at = _check(0.40004)
     assert at.grade == "edge" and "above the line by 40.0% of the measured time (residual +40.0%)" in at.sentence()

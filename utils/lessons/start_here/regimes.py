@@ -98,7 +98,9 @@ def dram_read_rule(read_bytes: int, largest: int, caches: dict[str, int] | None,
     """Which of ``dram_read_size``'s rules set ``read_bytes``, in words from this run's sizes, so that a reader
     who finds the buffer 4.0x the last cache sees why: "2 x the 64 MiB largest copy, more than 2 x the 32 MiB
     L3". ``cache_named``: the sentence around it already gives the cache's size, so the rule names the cache
-    alone ("2 x the L3", t30_0001: "2.0x the 480 MiB L3 ... (2 x the 480 MiB L3, ...)" said it twice)."""
+    alone ("2 x the L3", t30_0001: "2.0x the 480 MiB L3 ... (2 x the 480 MiB L3, ...)" said it twice); where
+    the cache set the size, the sentence's own multiple ("2.0x the 480 MiB L3") says so, and the rule adds only
+    the copy it also covers (t32_0001: "2.0x the 480 MiB L3 ... (2 x the L3, ...)" still said it twice)."""
     name = next((k for k in ("L3", "L2") if k in (caches or {})), None)
     cache = (f"2 x the {name}" if cache_named else f"2 x the {size_label(caches[name])} {name}") if name else ""
     copy = f"2 x the {size_label(largest)} largest copy"
@@ -106,7 +108,7 @@ def dram_read_rule(read_bytes: int, largest: int, caches: dict[str, int] | None,
         return f"capped at {size_label(cap)}, under " + (f"{cache} or {copy}" if name else copy)
     if name is None or largest > caches[name]:
         return copy + (f", more than {cache}" if name else "")
-    return f"{cache}, at least {copy}"
+    return f"also at least {copy}" if cache_named else f"{cache}, at least {copy}"
 
 
 def measure_regimes(largest: int, caches: dict[str, int] | None = None, repeats: int = 9,
