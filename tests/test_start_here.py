@@ -227,6 +227,7 @@ def test_the_course_map_lists_every_lesson_on_disk_with_its_lab_and_measured_tim
     assert table.rows[0][1].startswith("Start here") and table.rows[0][2] == "Fix the article"
     assert all(" s" in row[3] for row in table.rows)
     assert all(len(line) <= 110 for line in table.to_text().splitlines())
+    assert "to the nearest 5 s above" in table.title   # 47.7 s printed "50 s" says its rule (t32_0001)
 
 
 def test_the_course_map_rounds_a_run_time_half_up_as_a_reader_does(tmp_path):
