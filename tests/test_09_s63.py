@@ -69,11 +69,11 @@ def test_b2_quotes_lesson_07s_timed_share_and_reads_the_loss_from_it():
     assert ("lesson 07 §5 timed 93% of its decode loss inside the all-reduces (4.92 of 5.30 ms a token, in its own "
             "run): most of the loss was spent inside the all-reduces (the exchange, waiting for the other rank or a late "
             "return: lesson 07 times the calls and does not tell these apart); more than the highest price here "
-            "(1.67 ms): the calls took longer inside the loop than back to back") in said, said
+            "(1.68 ms): the calls took longer inside the loop than back to back") in said, said
 
 
 def test_b2_says_when_the_timed_calls_are_no_dearer_than_the_price():
-    said = _b2_decode(1.50, 2.00)  # 75%, under the 1.67 ms price
+    said = _b2_decode(1.50, 2.00)  # 75%, under the 1.68 ms price
     assert "75% of its decode loss" in said and "most of the loss was spent inside the all-reduces" in said
     assert "took longer inside the loop" not in said
 

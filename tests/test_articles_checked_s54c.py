@@ -18,7 +18,7 @@ NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "09_articles_c
 # the reader's ledger (lesson 02 §9's ZBV and §5's pipeline, as run on 2026-12-06)
 ZBV = dict(value=1.9198, bound=1.92, reference=1.9592, rounds=[2.0073, 1.8252, 1.8363, 1.9198, 1.9852])
 PIPELINE = dict(value=1.8816, bound=16 / 9, reference=1.9348, rounds=[1.9857, 1.9862, 1.7852, 1.8816, 1.8647])
-# make bench's decode in the reader's run: 1.13 ms one device, 6.84 ms tensor parallel, alpha 208 µs, 2.1 GB/s
+# make bench's decode in the reader's run: 1.13 ms one device, 6.84 ms tensor parallel, alpha 208.5 µs (209, half up), 2.1 GB/s
 DECODE = {"decode_seconds_per_token": {"one device": 1.13e-3, "tensor parallel": 6.84e-3},
           "alpha_s": 208.5e-6, "beta_bytes_per_s": 2.1e9}
 
@@ -31,7 +31,7 @@ def test_b2_prices_the_all_reduces_as_floors_and_points_to_lesson_07s_in_loop_ti
     # no all-reduce fit kept (lesson 07): the profile's one-message line prices it, said so (t28_09 #6)
     assert ("at this machine's profile, lesson 00's line for one message (alpha 106 µs, beta 4.0 GB/s), each "
             "all-reduce priced as one message: 0.85 ms, 15% of it; "
-            "at make bench's own fit of the all-reduces in that run (alpha 208 µs, beta 2.1 GB/s): 1.67 ms, "
+            "at make bench's own fit of the all-reduces in that run (alpha 209 µs, beta 2.1 GB/s): 1.68 ms, "
             "29%: prices as if the calls ran back to back") in said, said
     assert ("what the loss is, lesson 07 §5 times inside its own decode loop; the ledger has no such "
             "figure yet: re-run lesson 07 to record it") in said, said  # t25_09 #4: an older ledger
@@ -39,7 +39,7 @@ def test_b2_prices_the_all_reduces_as_floors_and_points_to_lesson_07s_in_loop_ti
     # the other outcomes: no profile recorded (make bench's fit alone), and no loss to price
     bare = _figures(decode=_recorded(1.0, **DECODE))
     alone = timed_rows.decode_priced(bare, bare["results"]["decode"].record).text
-    assert "priced at make bench's own fit" in alone and "1.67 ms, 29%: prices as if" in alone, alone
+    assert "priced at make bench's own fit" in alone and "1.68 ms, 29%: prices as if" in alone, alone
     faster = DECODE | {"decode_seconds_per_token": {"one device": 2e-3, "tensor parallel": 1e-3}}
     assert timed_rows.decode_priced(bare, faster) is None
 

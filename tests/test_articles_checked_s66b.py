@@ -114,10 +114,10 @@ SLOWER = [124.1e-6, 133.0e-6, 232.0e-6, 298.8e-6, 364.7e-6, 1405.5e-6, 6088.3e-6
 
 def test_b2_prices_at_lesson_07s_all_reduce_fit_and_names_the_profiles_line_lesson_00_rejected():
     said = _b2(seconds=SLOWER)
-    # 8 x (168.75 + 4 x 256 / 1.681e9 x 1e6) µs = 1.35 ms; 1.35 / 5.71 = 24%
+    # t32_09 #4: from alpha and beta as printed, 8 x (169 + 4 x 256 / 1.68e9 x 1e6) µs = 1.36 ms; 1.36 / 5.71 = 24%
     assert ("priced at lesson 07's fit of a whole all-reduce on this link (alpha 169 µs, beta 1.68 GB/s; it also "
-            "sums and waits for the other rank): 1.35 ms, 24% of it; at make bench's own fit of the all-reduces in "
-            "that run (alpha 208 µs, beta 2.1 GB/s): 1.67 ms, 29%") in said, said
+            "sums and waits for the other rank): 1.36 ms, 24% of it; at make bench's own fit of the all-reduces in "
+            "that run (alpha 209 µs, beta 2.1 GB/s): 1.68 ms, 29%") in said, said
     assert ("; not at this machine's profile, lesson 00's line for one message, not a whole all-reduce (alpha 76 "
             "µs, beta 3.5 GB/s), the line lesson 00's own run rejected (its messages slower than the line at every "
             "size past one median's noise, up to +59.2%);") in said, said

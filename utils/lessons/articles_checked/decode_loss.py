@@ -82,6 +82,20 @@ def _share_of(ms: float, lost: float) -> str:
     return claims.percent(claims.as_printed(ms, 2) / claims.as_printed(lost, 2))
 
 
+def printed_cost(alpha: float, beta: float, beta_digits: int, size: int) -> float:
+    """Seconds for one message of ``size`` bytes at alpha + size / beta, from alpha and beta as the row prints
+    them (``link_text``: whole µs, GB/s to ``beta_digits``), so the reader's own sum from the page finds the
+    price beside them (8 x (131 µs + 1,024 B / 2.36 GB/s) = 1.05 ms, not 1.06 ms from an unrounded 131.5 µs)."""
+    alpha_us, beta_gbps = claims.half_up(alpha * 1e6, 0), claims.half_up(beta / 1e9, beta_digits)
+    return alpha_us * 1e-6 + size / (beta_gbps * 1e9)
+
+
+def link_text(alpha: float, beta: float, beta_digits: int) -> str:
+    """"alpha 131 µs, beta 2.36 GB/s": a fit as printed, half up (the figures ``printed_cost`` works from)."""
+    return (f"alpha {claims.half_up(alpha * 1e6, 0):.0f} µs, beta "
+            f"{claims.half_up(beta / 1e9, beta_digits):.{beta_digits}f} GB/s")
+
+
 def decode_priced(m, record: dict) -> Part | None:
     """What the decode's all-reduces would cost a token (two a block, ``width`` fp32 values each, as lesson 07
     §5 prices them) at lesson 07's fit of a whole all-reduce where the ledger keeps it (the machine profile's
@@ -97,33 +111,34 @@ def decode_priced(m, record: dict) -> Part | None:
     if lost <= 0:
         return None
 
-    def cost(alpha: float, beta: float) -> float:  # ms a token
-        return 2 * depth * (alpha + 4 * width / beta) * 1e3
+    def cost(alpha: float, beta: float, beta_digits: int) -> float:  # ms a token, from alpha and beta as printed
+        return 2 * depth * printed_cost(alpha, beta, beta_digits, 4 * width) * 1e3
 
     said, prices = [], []
     fit, link = allreduce_fit(m), profile_link(m)
     if fit is not None:  # a whole all-reduce, the operation priced
-        ms = cost(*fit)
+        ms = cost(*fit, 2)
         prices.append(ms)
-        said.append(f"at lesson 07's fit of a whole all-reduce on this link (alpha {fit[0] * 1e6:.0f} µs, beta "
-                    f"{fit[1] / 1e9:.2f} GB/s; it also sums and waits for the other rank): {ms:.2f} ms, "
-                    f"{_share_of(ms, lost)} of it")
+        said.append(f"at lesson 07's fit of a whole all-reduce on this link ({link_text(*fit, 2)}; it also sums and "
+                    f"waits for the other rank): {ms:.2f} ms, {_share_of(ms, lost)} of it")
     elif link is not None:  # no all-reduce fit kept: one message's line, each all-reduce priced as one message
-        ms = cost(*link)
+        ms = cost(*link, 1)
         prices.append(ms)
-        said.append(f"at this machine's profile, lesson 00's line for one message (alpha {link[0] * 1e6:.0f} µs, "
-                    f"beta {link[1] / 1e9:.1f} GB/s){profile_rejected(m)}, each all-reduce priced as one message: "
-                    f"{ms:.2f} ms, {_share_of(ms, lost)} of it")
+        said.append(f"at this machine's profile, lesson 00's line for one message ({link_text(*link, 1)})"
+                    f"{profile_rejected(m)}, each all-reduce priced as one message: {ms:.2f} ms, "
+                    f"{_share_of(ms, lost)} of it")
     if "alpha_s" in record:
-        ms = cost(record["alpha_s"], record["beta_bytes_per_s"])
+        ms = cost(record["alpha_s"], record["beta_bytes_per_s"], 1)
         prices.append(ms)
-        said.append(f"at make bench's own fit of the all-reduces in that run (alpha {record['alpha_s'] * 1e6:.0f} "
-                    f"µs, beta {record['beta_bytes_per_s'] / 1e9:.1f} GB/s): {ms:.2f} ms, {_share_of(ms, lost)}")
+        said.append(f"at make bench's own fit of the all-reduces in that run "
+                    f"({link_text(record['alpha_s'], record['beta_bytes_per_s'], 1)}): {ms:.2f} ms, "
+                    f"{_share_of(ms, lost)}")
     if not said:
         return None
     where = sections.cite(("07", "Decoding with"))
     return Part(f"a token lost {tp:.2f} - {one:.2f} = {lost:.2f} ms on two workers; its {2 * depth} all-reduces a "
-                f"token (lesson 07's decode model, depth {depth}, width {width}, batch 1) priced "
+                f"token, each of {4 * width:,} bytes (lesson 07's decode model, depth {depth}, width {width} fp32 "
+                f"values, batch 1) priced "
                 f"{'; '.join(said)}: prices as if the calls ran back to back with nothing between, each only as good "
                 f"as its fit of the link{profile_set_aside(m) if fit is not None else ''}; "
                 f"{timed_share_words(m, where, max(prices))}", ARITHMETIC)
@@ -137,7 +152,7 @@ def profile_set_aside(m) -> str:
     if link is None:
         return ""
     return (f"; not at this machine's profile, lesson 00's line for one message, not a whole all-reduce (alpha "
-            f"{link[0] * 1e6:.0f} µs, beta {link[1] / 1e9:.1f} GB/s){profile_rejected(m)}")
+            f"{link_text(*link, 1).removeprefix('alpha ')}){profile_rejected(m)}")
 
 
 # At least this share of the decode's loss timed inside the all-reduces: the loss is mostly spent inside them
