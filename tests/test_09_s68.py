@@ -120,7 +120,7 @@ def test_row_b12s_measured_part_keeps_lesson_04s_figure_apart():
     """Lesson 04's figure is a part of its own, so the short cell keeps B12's measured clause whole (t31: the
     clause with lesson 04's words inside it passed the cell's length)."""
     prune = {"dense": 1e-3, "zeroed": 1e-3, "removed": 5e-4, "zeroed_rounds": [1.0, 1.01, 0.99]}
-    said = verdicts.zeroed_reading(prune)
+    said = zeroed.reading(prune, verdicts.LEDGER_NOISE)
     assert said.endswith(")") and "lesson 04" not in said
 
 

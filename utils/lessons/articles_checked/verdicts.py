@@ -33,7 +33,7 @@ from utils.lessons.articles_checked.sources import (ARITHMETIC, CHECKABLE, DATAS
 from utils.lessons.articles_checked.evidence import (ATTENTION_SHAPE, FOLD_SETUP, GELU_SIZE, PASS_ROUNDS, PRUNE_SHAPE,
                                                      small_gpt_words)
 from utils.lessons.articles_checked.capstone import two_devices_text
-from utils.lessons.articles_checked.zeros_row import zeroed_reading, zeros_04_part  # noqa: F401 (row B12)
+from utils.lessons.articles_checked.zeros_row import zeros_04_part  # row B12's lesson 04 part
 from utils.lessons.articles_checked.lesson_07_split import lesson_07_split_words
 from utils.lessons.articles_checked.split_alone import (PER_PROCESS_IS, paired_launch_name,  # lesson 02 §3's words
                                                        split_rounds_words)
@@ -461,10 +461,10 @@ def prune_accuracy_words(record: dict) -> str:
 
 def b12(m):
     p = m["prune"]
-    dense, zeroed, removed = (as_printed(p[k], 2, 1e-3) for k in ("dense", "zeroed", "removed"))  # ms
+    dense, zeroed_ms, removed = (as_printed(p[k], 2, 1e-3) for k in ("dense", "zeroed", "removed"))  # ms
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (of the dense ms printed)
-    return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed:.2f} ms, "
-                 f"{times('zeroed'):.2f}x the dense time{zeroed_reading(p)}; half the neurons "
+    return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed_ms:.2f} ms, "
+                 f"{times('zeroed'):.2f}x the dense time{zeroed.reading(p, LEDGER_NOISE)}; half the neurons "
                  f"removed (0.5 of the FLOPs) {removed:.2f} ms, {times('removed'):.2f}x"
                  f"{removed_reading(times('removed'))}; CSR at 95% zeros: {m['csr']:.2f}x"
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU), zeros_04_part(m["results"])]

@@ -1,19 +1,11 @@
-"""Row B12's two readings of zeroed weights: this page's own paired rounds (``zeroed.reading``) and lesson 04
-§3's figure of the same question, from the ledger, as a part of its own (so the short cell keeps B12's measured
-clause whole)."""
+"""Row B12's second reading of zeroed weights (its first, this page's own paired rounds, is ``zeroed.reading``):
+lesson 04 §3's figure of the same question, from the ledger, as a part of its own (so the short cell keeps
+B12's measured clause whole)."""
 
 from __future__ import annotations
 
 from utils.lessons.articles_checked import sections, zeroed
-from utils.lessons.articles_checked.figures import LEDGER_NOISE
 from utils.lessons.articles_checked.sources import LEDGER, Part
-
-
-def zeroed_reading(prune: dict) -> str:
-    """The zeroed time read by the line of row B12's check and row B18 (``zeroed.reading``: the paired rounds'
-    median ± spread where the run kept them; a ratio of two fastest times alone decides nothing beyond the 2%
-    floor)."""
-    return zeroed.reading(prune, LEDGER_NOISE)
 
 
 def zeros_04_part(results: dict) -> Part:
