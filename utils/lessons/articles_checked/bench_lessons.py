@@ -37,12 +37,13 @@ def run_figures(record: dict) -> tuple[float, float, list, float | None]:
 
 
 def figure_text(x: float, spread: float, rounds: list) -> str:
-    """"1.29x ± 0.00 (4 rounds, 1.25x to 1.39x)": the median, its ±, and its rounds' count and range (a ± of
-    0.00 from a middle half that ties is read beside the whole range)."""
+    """"1.29x ± 0.00 (4 rounds, 1.25x to 1.39x; the middle rounds tie)": the median, its ±, and its rounds' count
+    and range; a ± of 0.00 says why (the middle half ties), read beside the whole range."""
     if not rounds:
         return f"{x:.2f}x ± {spread:.2f} (no rounds kept: the {LEDGER_NOISE:.0%} floor)"
     low, high = (claims.half_up(r, 2) for r in (min(rounds), max(rounds)))
-    return f"{x:.2f}x ± {spread:.2f} ({len(rounds)} rounds, {low:.2f}x to {high:.2f}x)"
+    tie = "; the middle rounds tie" if f"{spread:.2f}" == "0.00" and low != high else ""
+    return f"{x:.2f}x ± {spread:.2f} ({len(rounds)} rounds, {low:.2f}x to {high:.2f}x{tie})"
 
 
 def beside_words(what: str, lesson: str, bench: dict, recorded: dict, bound: float) -> str:
