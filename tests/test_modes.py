@@ -35,3 +35,11 @@ def test_the_one_line_report_names_the_link_only_where_there_are_two_gpus(machin
         assert f"link {kind}" in line and machine.hw.link.bandwidth
     else:
         assert "link" not in line
+
+
+def test_a_lesson_without_workers_gets_a_line_that_names_none(machine):
+    """Lesson 04 times one device: its line says nothing about worker processes (t32_0304 other (c))."""
+    line = devices.summary_line(machine.hw, machine.mode, devices.plan(2), workers=False)
+    assert line.startswith(f"Mode {machine.mode}") and "Workers" not in line
+    assert "gloo" not in line and "nccl" not in line and "simulated" not in line
+    assert ("CPU cores" in line) == (machine.mode == "cpu")

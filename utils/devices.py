@@ -316,11 +316,14 @@ def _gib(n_bytes) -> str:
     return f"{n_bytes / 2**30:.0f} GiB" if n_bytes else "?"
 
 
-def summary_line(hw: Hardware, mode_name: str, p: Plan) -> str:
-    """The one line every notebook prints at the top."""
+def summary_line(hw: Hardware, mode_name: str, p: Plan, workers: bool = True) -> str:
+    """The one line every notebook prints at the top. ``workers=False``: for a lesson that starts no workers
+    (lesson 04 times one device), the line leaves out what the workers would be and run on."""
     torch_part = f"torch {hw.torch_version}" + (f", CUDA {hw.cuda_version}" if hw.cuda_version else "")
     if p.simulated:
         why = hw.no_gpu_reason or "forced by TWOGPU_MODE=cpu"
+        if not workers:
+            return f"Mode cpu: {why}; {hw.cpu_cores} CPU cores. Every timing is measured on this CPU. {torch_part}."
         # Every timing here is this CPU's own; what differs is what it stands for. A lesson labels a figure
         # "simulated on CPU" where the CPU stands in for a GPU, and names this CPU where the CPU is the subject.
         return (f"Mode cpu: {why}; {hw.cpu_cores} CPU cores. Workers are CPU processes on gloo standing in "
@@ -333,7 +336,8 @@ def summary_line(hw: Hardware, mode_name: str, p: Plan) -> str:
     if hw.link and len(used) >= 2:
         peer = {True: "peer access yes", False: "peer access no", None: "peer access unknown"}
         link_part = f"; link {hw.link.describe()}, {peer[hw.link.peer_access]}"
-    return f"Mode {mode_name}: {gpu_part}{link_part}; {p.label} on {p.backend}. {torch_part}."
+    workers_part = f"; {p.label} on {p.backend}" if workers else ""
+    return f"Mode {mode_name}: {gpu_part}{link_part}{workers_part}. {torch_part}."
 
 
 def detail_rows(hw: Hardware) -> list[tuple[str, str]]:
@@ -369,16 +373,17 @@ def detail_table(hw: Hardware | None = None):
     return Table(["what", "found"], detail_rows(hw or hardware()), title="Hardware")
 
 
-def report(detail: bool = False, hw: Hardware | None = None) -> None:
+def report(detail: bool = False, hw: Hardware | None = None, workers: bool = True) -> None:
     """Print the one-line device report; with ``detail=True`` also show the table of everything found.
 
-    Lesson 00 introduces it; every lesson calls it in its set-up cell.
+    Lesson 00 introduces it; every lesson calls it in its set-up cell (``workers=False`` where the lesson
+    starts no worker processes: its line then says nothing about them).
     """
 
     hw = hw or hardware()
     m = mode(len(hw.gpus))
     # Wrapped at the course's 110 characters: a reader sees the whole line without scrolling.
-    print(textwrap.fill(summary_line(hw, m, plan(2, mode_name=m, n_gpus=len(hw.gpus))), 110,
+    print(textwrap.fill(summary_line(hw, m, plan(2, mode_name=m, n_gpus=len(hw.gpus)), workers), 110,
                         break_long_words=False))
     if detail:
         show(detail_table(hw))
