@@ -410,8 +410,8 @@ def configs_tail(m: dict, counted: bool, named: list[str] = ()) -> str:
     note above names (past their bound, or by their single rounds), from the same lists its opening prints."""
     where = sections.cite(("02", "How close do GPipe"))
     return (f" {where[0].upper()}{where[1:]} reads each configuration of its own run whose median passed its "
-            "2m/(m+1) against its work-scaled reference (2m/(m+1) scaled by the work each stage measured, alone "
-            "in its process, against one device's); the ledger keeps only the best, so this lesson cannot read "
+            "2m/(m+1) against its work-scaled reference (2m/(m+1) divided by w, the two stages' CPU time in the "
+            "pipeline's step over one device's); the ledger keeps only the best, so this lesson cannot read "
             f"them itself. {capitalised(two_stages_read_words(m))}" + two_stages_named(m, counted, named))
 
 
