@@ -51,6 +51,19 @@ def rounds_named(ratio: float, noise: float, than: str, rounds: list[float] | No
     return (f";{across}" if across else "") + outlying_clause(numbered, ratio, noise)
 
 
+def accumulation_verdict(ratio: float, noise: float, rounds: list[float] | None = None) -> str:
+    """Section 3's step time with micro-batches x one batch's (above 1: slower), in ``time_verdict``'s words:
+    judged as printed by the course's one noise rule, so 0.98x ± 0.02 reaches 1.00x and reads within noise, as
+    the chunked loss's 0.97x ± 0.03 does (t33_0506 #1: a check on the bare floats, |0.98 - 1| > 0.02 by a
+    hair, called it faster); where every round lies on one side of 1x, it says so. Then any round beyond the ± named
+    (``rounds_named``). No direction is predicted: the theory names causes both ways (lesson 06)."""
+    verdict = time_verdict(ratio, noise, "one batch", rounds, name_rounds=False)
+    if verdict.startswith("within noise"):
+        verdict = "within noise: no change in step time shown"
+    # the sentence and the claims row already say "x one batch's": "slower beyond noise" needs no "than"
+    return verdict.replace(" than one batch", "", 1) + rounds_named(ratio, noise, "one batch", rounds)
+
+
 def chunked_cost(ratio: float, noise: float, rounds: list[float] | None = None) -> str:
     """The chunked cross-entropy's step time x the plain loss's, in ``time_verdict``'s words, beside what the
     theory expects: a little more time (backward makes each slice's logits again), then any round beyond the ±

@@ -22,7 +22,8 @@ from utils.lessons.memory.policy_cost import ms_range, part_over_whole  # noqa: 
 from utils.lessons.memory.report import relative_error
 from utils.lessons.memory.sharding import wire_bytes
 # time_verdict is re-exported: the notebook and the tests import it from here, beside the other verdicts
-from utils.lessons.memory.step_verdicts import as_shown, chunked_cost, rounds_named, time_verdict  # noqa: F401
+from utils.lessons.memory.step_verdicts import (accumulation_verdict, as_shown, chunked_cost,  # noqa: F401
+                                                rounds_named, time_verdict)
 from utils.lessons.memory.threads_rounds import across_verdict, every_round_past, outlying_clause
 from utils.tables import Table
 
@@ -296,16 +297,6 @@ def checkpointing_summary(ckpt: dict, full_time: tuple, label: str = "") -> str:
             f"1: slower), the median of each round's own ratio, against the theory's one extra forward, "
             f"{predicted_speed(s, low, high)} here: "   # the ms it divides, as section 2 prints them (t27_0506)
             + ratio_in_forwards(ratio, s, low, high, noise_seconds(noise, s), working=True) + f"{label}.")
-
-
-def accumulation_verdict(ratio: float, noise: float, rounds: list[float] | None = None) -> str:
-    """Section 3's step time with micro-batches against one batch's, judged as printed: within the noise, or
-    slower or faster beyond it, then any of its ``rounds`` beyond the ± named (``rounds_named``) (lesson 06)."""
-    named = rounds_named(ratio, noise, "one batch", rounds)
-    ratio, noise = claims.as_printed(ratio, 2), claims.as_printed(noise, 2)
-    if abs(ratio - 1) <= noise:
-        return "within noise: no change in step time shown" + named
-    return ("slower beyond noise" if ratio > 1 else "faster beyond noise") + named
 
 
 def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: str = "", *,

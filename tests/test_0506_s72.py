@@ -1,0 +1,30 @@
+"""Lesson 06's accumulation verdict at the edge of its ± (t33_0506 #1): 0.98x ± 0.02 reaches 1.00x and reads
+within noise, as the chunked loss's 0.97x ± 0.03 does in the same claims table; the floats behind the print
+(|0.98 - 1| is 0.020000000000000018) never decide it. Fabricated figures."""
+
+from utils.lessons.memory import summary
+
+
+def test_a_ratio_whose_printed_spread_ends_at_1x_reads_within_noise():
+    for ratio, noise in ((0.98, 0.02), (1.03, 0.03), (0.97, 0.03), (1.02, 0.02)):
+        said = summary.accumulation_verdict(ratio, noise, [ratio - 0.01, 1.01, ratio, 0.99, ratio + 0.01])
+        assert said == "within noise: no change in step time shown", (ratio, noise, said)
+    # the digits behind the print do not decide it either: 0.9789 ± 0.0196 prints 0.98x ± 0.02
+    assert summary.accumulation_verdict(0.9789, 0.0196).startswith("within noise")
+    # the chunked loss reads the same edge the same way: both rows of the claims table agree
+    assert summary.chunked_cost(0.97, 0.03, [0.96, 1.01, 0.97]).startswith("within noise")
+
+
+def test_every_outcome_of_the_accumulation_verdict():
+    assert summary.accumulation_verdict(0.97, 0.02) == "faster beyond noise"
+    assert summary.accumulation_verdict(1.03, 0.02) == "slower beyond noise"
+    # the ± reaches 1x but every round lies below it: not noise, and said so
+    one_side = summary.accumulation_verdict(0.98, 0.02, [0.97, 0.98, 0.99, 0.98])
+    assert one_side == "faster (every round below 1.00x, though its ± reaches it)"
+    above = summary.accumulation_verdict(1.02, 0.02, [1.01, 1.02, 1.03])
+    assert above == "slower (every round above 1.00x, though its ± reaches it)"
+
+
+def test_the_claims_row_gives_the_edge_case_the_same_verdict():
+    row = summary.accumulation_verdict(0.98, 0.02, [0.97, 1.00, 0.98, 0.98, 0.97, 1.02, 0.98])
+    assert row.startswith("within noise") and "beyond noise" not in row
