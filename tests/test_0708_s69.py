@@ -101,11 +101,14 @@ def test_a_call_one_printed_digit_beyond_the_residual_is_at_its_edge_and_quoted_
 
 def test_adamw_s_share_prints_one_decimal_as_the_guide_prints_it():
     """Other problems: section 2 printed AdamW's share as "(7%)" and the guide as "7.5%". Now one decimal,
-    half up, from the printed ms: 12.7 / 170 = 7.47% reads 7.5%; 15.15 ms prints 15.2: 15.2 / 200 = 7.6%."""
+    half up, from the printed ms: 12.7 / 170.0 = 7.47% reads 7.5%; 15.15 ms prints 15.2: 15.2 / 200 = 7.6%."""
     from utils.lessons.putting_it_together import profile_words
 
-    assert profile_words.optimizer_share_text(12.7e-3, 170.3e-3) == "7.5%"
-    assert profile_words.optimizer_share_text(15.15e-3, 200e-3) == "7.6%"
-    assert profile_words.optimizer_share_text(0.9e-3, 200e-3) == "0.5%"   # 0.45 half up
+    def step(ms):   # a table whose printed step is ``ms`` (t33_0708 #1: the share is of the step it names)
+        return {"load": 0.0001, "matmul": ms / 1e3 - 0.0001}
+
+    assert profile_words.optimizer_share_text(12.7e-3, step(170.0)).endswith("(7.5%)")
+    assert profile_words.optimizer_share_text(15.15e-3, step(200.0)).endswith("(7.6%)")
+    assert profile_words.optimizer_share_text(0.9e-3, step(200.0)).endswith("(0.5%)")   # 0.45 half up
     source = "".join(json.loads((NB_07.parent / "08_putting_it_together.ipynb").read_text())["cells"][10]["source"])
-    assert "optimizer_share_text(optimizer_s, compute_s)" in source
+    assert "optimizer_share_text(optimizer_s, shares)" in source

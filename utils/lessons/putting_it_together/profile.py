@@ -130,13 +130,13 @@ def look_first(s: Settings, probe_size: int = 1024, simulated: bool = True, iter
 def guide_profile(found: dict, shape=None) -> "guide.Profile":
     """The guide's fourth input from ``look_first``'s figures: the profile's parts, the low-precision matmul
     peak over the fp32 one (bf16 where measured, else fp16) and that peak, the step's matmul FLOPs, the AdamW
-    step's share of the compute, and ``shape``: the model profiled (the guide uses the shares for it only)."""
+    step's share of the step, and ``shape``: the model profiled (the guide uses the shares for it only)."""
     from utils.lessons.putting_it_together import guide, profile_words
 
     peaks = found["peaks"]
     low = peaks.get("bf16", peaks.get("fp16"))
-    # the share from the ms section 2 prints (9.4 of 289 ms), so the guide's share is the reader's division
-    share = profile_words.printed_ms_share(found["optimizer"], found["compute"])
+    # the share from the ms section 2 prints (9.4 of the 289.0 ms step), so it is the reader's division
+    share = profile_words.optimizer_share(found["optimizer"], found["shares"])
     return guide.Profile(found["shares"], peak_ratio=low / peaks["fp32"] if low else None,
                          optimizer_share=share,
                          matmul_flops=found.get("matmul_flops"), low_peak=low, shape=shape)

@@ -94,8 +94,18 @@ def matmul_rate(matmul_flops: float, matmul_s: float, peaks: dict[str, float],
                    "not at the peaks' ratio.")   # guide.Profile.matmul_speedup
 
 
-def optimizer_share_text(optimizer_s: float, compute_s: float) -> str:
-    """AdamW's share of the compute, worked from its ms (1 decimal) over the compute's (whole ms) as printed,
-    to one decimal of a per cent, half up: the precision the guide's optimizer row prints the same share with,
-    so the page never shows it as 7% in one place and 7.5% in another (t30_0708 other problems)."""
-    return f"{claims.half_up(100 * printed_ms_share(optimizer_s, compute_s), 1):.1f}%"
+def optimizer_share(optimizer_s: float, shares: dict[str, float]) -> float:
+    """AdamW's share of the step: its ms (1 decimal) over the table's step (``printed_step``, 1 decimal), both
+    as printed. Of the step, not of the compute: the guide's Amdahl bound, 1/(1 - share), takes the AdamW time
+    off the whole step, and the sentence names the 183.9 ms it divides by (t33_0708 #1: "of the compute" beside
+    a compute printed twice, 184 and 183.8 ms, gave a reader 7.5% for a printed 7.4%)."""
+    return printed_ms_share(optimizer_s, printed_step(shares), whole_digits=1)
+
+
+def optimizer_share_text(optimizer_s: float, shares: dict[str, float]) -> str:
+    """"13.7 ms of the table's 183.9 ms step (7.4%)": AdamW's ms, the step it is divided by, and the share to one
+    decimal of a per cent, half up, the precision the guide's optimizer row prints the same share with (so the
+    page never shows it as 7% in one place and 7.5% in another, t30_0708 other problems)."""
+    step_ms = claims.as_printed(printed_step(shares), 1, 1e-3)
+    share = claims.half_up(100 * optimizer_share(optimizer_s, shares), 1)
+    return f"{claims.as_printed(optimizer_s, 1, 1e-3):.1f} ms of the table's {step_ms:.1f} ms step ({share:.1f}%)"
