@@ -63,9 +63,9 @@ def test_two_medians_within_their_rounds_noise_are_too_close_to_order():
     said = _order(CLOSE_FAST, CLOSE_SLOW)
     assert "the ping-pong of the same sizes 105 µs and 103 µs, too close to order" in said, said
     assert "opposite" not in said.split("ping-pong")[1], said
-    # the ± printed is the one the rule reads: half the middle half of each one's rounds
+    # the ± printed is the one the rule reads: half the range of the middle half of each one's rounds
     assert "(105 ± 10 µs and 103 ± 4 µs)" in said, said   # the split's words, ordered, said what ± is
-    assert said.count("± is half the middle half") == 1, said
+    assert said.count("± is half the range of the middle half") == 1, said
 
 
 @pytest.mark.parametrize("fast, slow, says", [

@@ -35,9 +35,9 @@ def test_an_order_of_the_splits_medians_prints_how_far_apart_and_each_ones_sprea
     said = _order(WIDE_FAST, WIDE_SLOW, CLOSE, CLOSE)
     assert ("the split's took 196 µs for cut 1's and 351 µs for cut 3's, the model's order, 1.79x apart, neither "
             "median ± its rounds' spread covering the other (196 ± 15 µs and 351 ± 20 µs; ± is half "
-            "the middle half of each one's rounds' range)") in said, said
+            "the range of the middle half of each one's rounds)") in said, said
     assert 351 / 196 == pytest.approx(1.79, abs=0.005)  # the reader's division of the printed medians
-    assert said.count("± is half the middle half") == 1, said  # said once, where ± is first printed
+    assert said.count("± is half the range of the middle half") == 1, said  # said once, where ± is first printed
 
 
 def test_the_opposite_order_prints_its_distance_too():
@@ -51,11 +51,11 @@ def test_a_tie_of_the_split_leaves_the_spread_to_be_explained_by_the_ping_pong()
     said = _order([200.0] * 9, [200.2] * 9, WIDE_FAST, WIDE_SLOW)
     assert "for cut 3's, a tie as printed;" in said, said
     assert "the ping-pong of the same sizes 196 µs and 351 µs, the model's order, 1.79x apart" in said, said
-    assert said.count("± is half the middle half") == 1, said
+    assert said.count("± is half the range of the middle half") == 1, said
     said = _order([200.0] * 9, [200.2] * 9, CLOSE, [c + 2 for c in CLOSE])
     assert ("the ping-pong of the same sizes 118 µs and 120 µs, too close to order: one median ± its rounds' "
             "spread covers the other (118 ± 2 µs and 120 ± 2 µs; ± is half the "
-            "middle half of each one's rounds' range)") in said, said
+            "range of the middle half of each one's rounds)") in said, said
 
 
 

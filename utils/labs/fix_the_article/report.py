@@ -211,7 +211,16 @@ def _ping_pong_order(fast: SplitRun, slow: SplitRun, explain: bool = True) -> st
     return said + f", {_order_words(fast, slow, 'ping_pong_seconds', explain)}"
 
 
-SPREAD_MEANS = "± is half the middle half of each one's rounds' range"
+def spread_means(rounds: list[list[float]]) -> str:
+    """What the ± beside two medians is (``_printed_spreads``, by ``claims.printed_spread``): from 4 rounds on,
+    half the range *of the middle half* (not half the middle half of the whole range, a quarter of it, which
+    read 264 ± 702 where 264 ± 13 was printed: t33_labs03 #1); with fewer, half the whole range."""
+    middle = [len(seconds) >= 4 for seconds in rounds]
+    if all(middle):
+        return "± is half the range of the middle half of each one's rounds"
+    if not any(middle):
+        return "± is half the range of each one's rounds"
+    return "± is half the range of the middle half of each one's rounds (of all of them, under 4 rounds)"
 
 
 def _order_words(fast: SplitRun, slow: SplitRun, timing: str, explain: bool = True) -> str:
@@ -221,12 +230,13 @@ def _order_words(fast: SplitRun, slow: SplitRun, timing: str, explain: bool = Tr
     two runs (``claims.runs_agree``) reads no order where either median ± its rounds' spread covers the other
     (t30_labs03 #3: 105 µs and 103 µs, rounds 98-146 and 94-112 µs, were read as an order). An order read
     prints its ± too, and how far apart the two medians are (t32_labs03 #1: 196 µs and 351 µs, 1.79x apart,
-    beside a model that put them 1.01x apart). ``explain``: say what ± is (``SPREAD_MEANS``) beside it."""
+    beside a model that put them 1.01x apart). ``explain``: say what ± is (``spread_means``) beside it."""
     rounds = [getattr(r, timing)() for r in (fast, slow)]
     (a, b), (da, db) = _printed_medians(rounds), _printed_spreads(rounds)
     if a == b:
         return "a tie as printed"
-    both = f"{a:,.0f} ± {da:,.0f} µs and {b:,.0f} ± {db:,.0f} µs" + (f"; {SPREAD_MEANS}" if explain else "")
+    both = f"{a:,.0f} ± {da:,.0f} µs and {b:,.0f} ± {db:,.0f} µs"
+    both += f"; {spread_means(rounds)}" if explain else ""
     if claims.runs_agree(a, da, b, db):
         return f"too close to order: one median ± its rounds' spread covers the other ({both})"
     order = "the model's order" if a < b else "the opposite of the model's order"
