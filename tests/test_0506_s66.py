@@ -67,10 +67,10 @@ def test_a_step_is_judged_against_a_predicted_range_from_its_nearer_end():
     plain, tol = 68.8 * MS, 5.5 * MS
     rng = (83.7 * MS, 86.2 * MS)
     assert summary.prediction_miss(82.6 * MS, rng, plain, tol, "N", False) == (
-        "-1.1 ms from its low end (-1.6% of the plain step): within N (± 5.5 ms) of that prediction")
+        "-1.1 ms from its low end (-1.6% of the plain step): within 5.5 ms of that prediction (N)")
     assert summary.prediction_miss(85.0 * MS, rng, plain, tol, "N", False) == "inside that range"
     high = summary.prediction_miss(92.0 * MS, rng, plain, tol, "N", True)
-    assert high.startswith("+5.8 ms from its high end") and "above it beyond N" in high
+    assert high.startswith("+5.8 ms from its high end") and "above it by more than 5.5 ms (N)" in high
     assert summary.prediction_within(91.7 * MS, rng, tol) and not summary.prediction_within(91.8 * MS, rng, tol)
     # a single figure reads as before, with no end named
     assert summary.prediction_miss(82.6 * MS, 83.7 * MS, plain, tol, "N", False).startswith("-1.1 ms (-1.6%")

@@ -28,3 +28,23 @@ def test_every_outcome_of_the_accumulation_verdict():
 def test_the_claims_row_gives_the_edge_case_the_same_verdict():
     row = summary.accumulation_verdict(0.98, 0.02, [0.97, 1.00, 0.98, 0.98, 0.97, 1.02, 0.98])
     assert row.startswith("within noise") and "beyond noise" not in row
+
+
+MS = 1e-3
+
+
+def test_the_ms_of_a_step_miss_stand_beside_the_noise_they_are_not_the_rounds_own_spread():
+    # t33_0506 #2: "used as it exceeds the rounds' own ± 0.015 (± 1.2 ms)" read as 0.015 in ms (0.9 ms on a
+    # 58.8 ms step); the 1.2 ms is the floor's, 0.02 x 58.8
+    plain, predicted = 60.0 * MS, (70.0 * MS, 71.0 * MS)
+    floor = summary.noise_name(0.015, floor=0.02)
+    within = summary.prediction_miss(72.0 * MS, predicted, plain, 0.02 * plain, floor, False)
+    assert within == ("+1.0 ms from its high end (+1.7% of the plain step): within 1.2 ms of that prediction "
+                      "(the noise floor, 2% of the plain step, used as it exceeds the rounds' own ± 0.015)")
+    assert "0.015 (±" not in within
+    beyond = summary.prediction_miss(73.0 * MS, predicted, plain, 0.02 * plain, floor, True)
+    assert beyond.startswith("+2.0 ms from its high end (+3.3% of the plain step): above it by more than 1.2 ms "
+                             "(the noise floor") and beyond.endswith("; the parts below say where")
+    below = summary.prediction_miss(67.0 * MS, predicted, plain, 0.03 * plain, summary.noise_name(0.03), False)
+    assert below.startswith("-3.0 ms from its low end (-5.0% of the plain step): below it by more than 1.8 ms "
+                            "(the rounds' noise, their ± 0.03 of the plain step); the parts below, each within")

@@ -85,7 +85,7 @@ def test_the_step_miss_and_its_parts_are_judged_by_one_rule_in_ms():
     # the reader's run: predicted 93.6 ms, measured 95.8: +2.2 ms against ± 1.7 ms (0.02 x 84.3): beyond
     plain, measured, predicted, tolerance = 84.3e-3, 95.8e-3, 93.6e-3, 0.02 * 84.3e-3
     said = summary.prediction_miss(measured, predicted, plain, tolerance, "the rounds' noise", True)
-    assert said == ("+2.2 ms (+2.6% of the plain step): above it beyond the rounds' noise (± 1.7 ms); "
+    assert said == ("+2.2 ms (+2.6% of the plain step): above it by more than 1.7 ms (the rounds' noise); "
                     "the parts below say where")
     assert not summary.prediction_within(measured, predicted, tolerance)
     # the parts: forward as predicted, the backward and AdamW 2.2 ms over: the same call
@@ -95,11 +95,11 @@ def test_the_step_miss_and_its_parts_are_judged_by_one_rule_in_ms():
     assert list(off) == ["backward and AdamW"]
     # the other outcome: a 1.7 ms miss is within a ± printed 1.7 ms, for the step and its parts alike
     said = summary.prediction_miss(95.3e-3, predicted, plain, tolerance, "the rounds' noise", False)
-    assert said == "+1.7 ms (+2.0% of the plain step): within the rounds' noise (± 1.7 ms) of that prediction"
+    assert said == "+1.7 ms (+2.0% of the plain step): within 1.7 ms of that prediction (the rounds' noise)"
     assert summary.parts_off(parts_plain, {"forward": 30.8e-3, "step": 95.3e-3},
                              {"forward": 0.7e-3, "rest": 8.6e-3}, tolerance) == {}
     said = summary.prediction_miss(90.0e-3, predicted, plain, tolerance, "the rounds' noise", False)
-    assert said.startswith("-3.6 ms (-4.3% of the plain step): below it beyond") and "cannot say where" in said
+    assert said.startswith("-3.6 ms (-4.3% of the plain step): below it by more than") and "cannot say where" in said
     code = cell_source("06_memory.ipynb", 16)
     assert "near = prediction_within(sel_fast, predicted, tolerance * plain_step)" in code
     assert "{off:+.0%}" not in code

@@ -170,20 +170,22 @@ def prediction_miss(measured: float, predicted: float, plain: float, tolerance: 
                     located: bool) -> str:
     """A step's time against its prediction, in ms as printed, judged by ``_within_ms`` against ``tolerance``
     seconds (the rounds' noise, a share of the plain step, named by ``noise``), so that the whole step and
-    ``step_parts`` (the same rule, the same basis) cannot disagree: "+2.2 ms (+2.6% of the plain step), above
-    it beyond the rounds' noise (± 1.7 ms)". ``located``: whether ``parts_off`` found a part off. Lesson 06."""
+    ``step_parts`` (the same rule, the same basis) cannot disagree: "+2.2 ms (+2.6% of the plain step): above
+    it by more than 1.7 ms (the rounds' noise, ...)". ``located``: whether ``parts_off`` found a part off. Lesson 06."""
     miss = _off(_printed_ms(measured) * 1e-3, predicted)
     low, high = _ends(predicted)
     if low != high and miss == 0:   # a range (selective's prediction): inside it is no miss at all
         return "inside that range"
     end = "" if low == high else f" from its {'low' if miss < 0 else 'high'} end"
     said = f"{miss * 1e3:+.1f} ms{end} ({miss / plain:+.1%} of the plain step)"
-    pm = f"± {_printed_ms(tolerance):.1f} ms"
+    # the ms first, then what set them, as ``step_parts`` says it: "(± 1.2 ms)" after "± 0.015" read as that
+    # ± in ms, where 1.2 ms was the floor's (t33_0506 #2)
+    ms = f"{_printed_ms(tolerance):.1f} ms"
     if prediction_within(measured, predicted, tolerance):
-        return f"{said}: within {noise} ({pm}) of that prediction"
+        return f"{said}: within {ms} of that prediction ({noise})"
     where = ("the parts below say where" if located else
              "the parts below, each within that noise of its own prediction, cannot say where")
-    return f"{said}: {'above' if miss > 0 else 'below'} it beyond {noise} ({pm}); {where}"
+    return f"{said}: {'above' if miss > 0 else 'below'} it by more than {ms} ({noise}); {where}"
 
 
 def median_elsewhere(fastest: float, median: float, predicted, tolerance: float) -> str:
