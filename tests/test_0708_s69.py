@@ -71,7 +71,7 @@ def test_the_drawn_pass_s_compute_names_a_busier_moment_where_the_caption_does()
     busier = pass_step.drawn_beside(4.61e-3, base, (1.17, True))
     assert "4.61 ms of a rank's own compute before each, more than that half, which comes from one " \
            "device's fastest timed pass" in busier
-    assert "a busier moment (other programs used 1.17 of a core), or a rank's half ran slower" in busier
+    assert "a busier moment (other programs used 1.17 of a core over its recorded passes), or a rank's half ran slower" in busier
     assert "does not tell the two apart" in busier
     calm = pass_step.drawn_beside(4.61e-3, base, (0.1, False))
     assert "busier" not in calm and "ran slower than half one device's fastest pass)" in calm

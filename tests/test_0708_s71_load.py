@@ -23,17 +23,17 @@ def test_the_grain_is_a_tick_on_every_core_over_the_window():
 
 def test_a_short_window_prints_its_grain_and_says_it_cannot_tell():
     words = pass_step.load_words(0.12, SHORT)
-    assert words == ("0.12 of a core, ± 0.54 over 37 ms (the machine's CPU counters tick every 10 ms on each "
+    assert words == ("0.12 of a core over 37 ms, ± 0.54 (the machine's CPU counters tick every 10 ms on each "
                      "of its 2 cores: too coarse to tell a quiet moment from a busy one)")
-    assert "too coarse" not in pass_step.load_words(0.12, LONG) and "± 0.01 over 2,000 ms" in \
+    assert "too coarse" not in pass_step.load_words(0.12, LONG) and "over 2,000 ms, ± 0.01" in \
         pass_step.load_words(0.12, LONG)
     assert pass_step.load_words(0.12, None) == "0.12 of a core"
 
 
 def test_the_t32_faster_pass_names_no_cause_inside_the_workers():
     text = pass_step.drawn_against_rounds([16.6e-3, 20.2e-3], 16.6e-3, ROUNDS, 0.12, SHORT)
-    assert text.startswith("was faster than every one of them: other programs used 0.12 of a core, ± 0.54 over "
-                           "37 ms")
+    assert text.startswith("was faster than every one of them: other programs used 0.12 of a core over the 2 "
+                           "recorded passes together (37 ms), ± 0.54")
     assert "the workers' own" not in text and text.endswith("the gap has no measured cause")
 
 
@@ -51,12 +51,15 @@ def test_the_slow_calls_line_names_a_core_only_where_the_load_is_busy_beyond_its
     assert "get a core back" in pass_step.slow_calls_words(0.6, LONG, True)
     assert "get a core back" not in pass_step.slow_calls_words(0.6, SHORT, True)   # within the grain
     assert "get a core back" not in pass_step.slow_calls_words(0.6, LONG, False)   # no slow calls
-    assert pass_step.slow_calls_words(0.12, SHORT, False).startswith("; other programs used 0.12 of a core, ± 0.54")
+    # t33_0708 other #1: the load is printed once, on the drawn pass's line, not again as this pass's calls'
+    assert pass_step.slow_calls_words(0.12, SHORT, False) == "" == pass_step.slow_calls_words(0.6, LONG, False)
+    assert "0.60 of a core over both recorded passes (2,000 ms), ± 0.01" in pass_step.slow_calls_words(0.6, LONG,
+                                                                                                       True)
 
 
 def test_the_drawn_compute_candidate_quotes_the_load_with_its_grain():
     text = pass_step.drawn_beside(4.61e-3, 2.8e-3, pass_step.drawn_moment(1.17, 30.6e-3, [24.1e-3], SHORT))
-    assert "a busier moment (other programs used 1.17 of a core, ± 0.54 over 37 ms" in text
+    assert "a busier moment (other programs used 1.17 of a core over its recorded passes (37 ms), ± 0.54" in text
 
 
 def test_cells_10_and_27_pass_the_counters_grain():

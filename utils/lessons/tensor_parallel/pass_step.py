@@ -62,14 +62,17 @@ def load_busy(others: float, counter: dict | None) -> bool:
     return others - load_grain(counter) > LOAD_GATE
 
 
-def load_words(others: float, counter: dict | None) -> str:
-    """"0.12 of a core", with the window and the counters' grain where known: over 37 ms, ticks of 10 ms on
-    2 cores leave ± 0.54 of a core, too coarse to tell a quiet moment from a busy one."""
+def load_words(others: float, counter: dict | None, over: str = "") -> str:
+    """"0.12 of a core over the 2 recorded passes together (37 ms), ± 0.54 (the machine's CPU counters tick
+    every 10 ms on each of its 2 cores: too coarse to tell a quiet moment from a busy one)": what was measured
+    over what first, then the ± and its reason (t33_0708 other #1: the window and the passes it covers read
+    as one "over", not two). ``over``: what the window covers ("over the 2 recorded passes together")."""
     if not counter:
-        return f"{others:.2f} of a core"
-    grain = load_grain(counter)
-    return (f"{others:.2f} of a core, ± {grain:.2f} over {counter['window'] * 1e3:,.0f} ms (the machine's CPU "
-            f"counters tick every {counter['tick'] * 1e3:g} ms on each of its {counter['cpus']} cores"
+        return f"{others:.2f} of a core" + (f" {over}" if over else "")
+    grain, window = load_grain(counter), f"{counter['window'] * 1e3:,.0f} ms"
+    where = f"{over} ({window})" if over else f"over {window}"
+    return (f"{others:.2f} of a core {where}, ± {grain:.2f} (the machine's CPU counters tick every "
+            f"{counter['tick'] * 1e3:g} ms on each of its {counter['cpus']} cores"
             + (": too coarse to tell a quiet moment from a busy one" if grain >= LOAD_GATE else "") + ")")
 
 
@@ -84,11 +87,15 @@ def drawn_moment(others: float, drawn: float, split_rounds: list[float],
 
 
 def slow_calls_words(others: float, counter: dict | None, slow: bool) -> str:
-    """Section 1's line on the drawn pass's all-reduces: the load over the recorded passes, and, where the
-    longest calls are far above the median (``slow``) and the load is busy beyond its grain, why."""
-    return (f"; other programs used {load_words(others, counter)} meanwhile"
-            + (" (the machine's CPU counters, the two workers' own time taken out): the longest all-reduces are "
-               "ranks waiting for each other to get a core back" if slow and load_busy(others, counter) else ""))
+    """Section 1's line on the drawn pass's all-reduces: where the longest calls are far above the median
+    (``slow``) and the load is busy beyond its grain, why. Otherwise nothing: the load was read over both
+    recorded passes, not over this pass's calls, and the line above on the drawn pass already prints it
+    (t33_0708 other #1: the same 40 words twice, the second time as if measured over this pass)."""
+    if not (slow and load_busy(others, counter)):
+        return ""
+    return (f"; other programs (the two workers' own CPU time taken out) used "
+            f"{load_words(others, counter, 'over both recorded passes')}: the longest all-reduces are ranks "
+            "waiting for each other to get a core back")
 
 
 def drawn_beside(drawn: float | None, base: float, moment: tuple[float, bool] | None = None) -> str:
@@ -106,7 +113,8 @@ def drawn_beside(drawn: float | None, base: float, moment: tuple[float, bool] | 
             counter = moment[2] if len(moment) > 2 else None
             return said + (f"more than that half, which comes from one device's fastest timed pass: the drawn "
                            "pass, slower than every timed split pass, was recorded at a busier moment (other "
-                           f"programs used {load_words(moment[0], counter)}), or a rank's half ran slower than "
+                           f"programs used {load_words(moment[0], counter, 'over its recorded passes')}), "
+                           "or a rank's half ran slower than "
                            "half one device's; this run does not tell the two apart)")
         return said + "more than that half: a rank's half ran slower than half one device's fastest pass)"
     if half_up(shown, 1) < half:
@@ -127,8 +135,7 @@ def drawn_against_rounds(recorded: list[float], drawn: float, rounds: list[float
     if shown(drawn) >= shown(min(rounds)) and shown(drawn) <= shown(max(rounds)):
         return "lies within their range"
     side = "faster" if shown(drawn) < shown(min(rounds)) else "slower"
-    load = (f"other programs used {load_words(others, counter)} over the {len(recorded)} recorded passes "
-            "together")
+    load = f"other programs used {load_words(others, counter, f'over the {len(recorded)} recorded passes together')}"
     if side == "slower" and load_busy(others, counter):
         return (f"was {side} than every one of them: {load}, so the recorded passes met a busy moment (the "
                 "timed rounds' load was not measured)")
