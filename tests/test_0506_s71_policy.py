@@ -46,7 +46,7 @@ def test_the_prediction_works_each_cost_from_its_rounds_and_names_the_fastest_as
             "forward's 25.0 ms; not the fastest of each, 32.8 / 25.0 = 1.31x, which may pair different rounds"
             in said)
     assert "(+2.0 to +2.5: that pair, or the blocks' forwards', their rounds' median (1.10 - 1) x the plain " \
-           "blocks' 19.8 ms;" in said
+           "blocks' 19.8 ms: the blocks' forwards' table below;" in said
     # both pairs print one cost: said once, twice paid
     same = {**rounds, "blocks' forward": rounds["forward"], "selective blocks' forward": rounds["selective forward"]}
     agree = policy_cost.prediction_words(60.0 * MS, 8.0 * MS, _fastest(same), "1.10x ± 0.02", same)

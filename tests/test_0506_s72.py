@@ -48,3 +48,26 @@ def test_the_ms_of_a_step_miss_stand_beside_the_noise_they_are_not_the_rounds_ow
     below = summary.prediction_miss(67.0 * MS, predicted, plain, 0.03 * plain, summary.noise_name(0.03), False)
     assert below.startswith("-3.0 ms from its low end (-5.0% of the plain step): below it by more than 1.8 ms "
                             "(the rounds' noise, their ± 0.03 of the plain step); the parts below, each within")
+
+
+def _code(name: str) -> list[str]:
+    import json
+    from pathlib import Path
+    cells = json.loads((Path(__file__).parents[1] / "notebooks" / name).read_text())["cells"]
+    return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+
+
+def test_the_blocks_pairs_rounds_are_printed_where_the_prediction_reads_their_median():
+    # t33_0506 other: "(1.12 - 1) x the plain blocks' 20.5 ms" cited a median of rounds no table printed
+    from utils.lessons.memory import report
+    ms = {"blocks' forward": (20.0, 20.2, 19.8, 20.1, 20.3, 19.9, 20.0),
+          "selective blocks' forward": (22.4, 22.6, 23.8, 22.5, 22.7, 22.3, 22.4)}
+    rounds = {k: [x * MS for x in v] for k, v in ms.items()}
+    said = report.fastest_rule(rounds, "selective blocks' forward", "blocks' forward", "The recompute's figure",
+                               used="as the step times' first table lists them")
+    assert said.startswith("The recompute's figure is the fastest of each, 22.3 / 19.8 = 1.13x, as the step "
+                           "times' first table lists them; the rounds' own ratios give a median of 1.12x")
+    assert "as the ms parts use" in report.fastest_rule(rounds, "selective blocks' forward", "blocks' forward", "X")
+    cell = next(c for c in _code("06_memory.ipynb") if "POLICY_PAIR" in c)
+    assert "rounds_table(CKPT_ROUNDS, *BLOCKS_PAIR" in cell and "fastest_rule(CKPT_ROUNDS, *BLOCKS_PAIR" in cell
+    assert '("selective blocks\' forward", "blocks\' forward")' in cell   # the pair policy_costs reads

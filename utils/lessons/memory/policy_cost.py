@@ -92,8 +92,9 @@ def prediction_words(step: float, recomputed: float, times: dict, policy_rounds:
         first = (f"its whole forward alone's rounds, {policy_rounds}: ({ratio:.2f} - 1) x the plain forward's "
                  f"{plain:.1f} ms; not the fastest of each, {sel:.1f} / {plain:.1f} = {fastest:.2f}x, which may pair "
                  f"different rounds: the table below")
+        # the blocks' rounds are printed too (t33_0506): the prediction's high end is a reader's to redo
         second = (f"that pair, or the blocks' forwards', their rounds' median ({ratio_b:.2f} - 1) x the plain "
-                  f"blocks' {plain_b:.1f} ms")
+                  f"blocks' {plain_b:.1f} ms: the blocks' forwards' table below")
     said = (f"{ms_range(low, high)}: the step ({_ms(step):.1f}) + the recomputed share of the blocks' forward "
             f"({claims.half_up(recomputed * 1e3, 1):.1f}) + the policy's own cost")
     if claims.as_printed(whole * 1e3, 1) == claims.as_printed(blocks * 1e3, 1):   # both pairs agree as printed

@@ -201,16 +201,17 @@ def pairs_rule(rounds: dict[str, list[float]], pairs: list[tuple[str, str]], flo
 
 
 def fastest_rule(rounds: dict[str, list[float]], name: str, reference: str, what: str,
-                 floor: float = 0.02) -> str:
+                 floor: float = 0.02, used: str = "as the ms parts use") -> str:
     """How a ratio of the fastest of each (``name`` x ``reference``, from the ms as printed) sits beside its
     rounds' own figure, where the page reads that pair's fastest runs as its ms parts do (section 2's policy
     cost): "{what} is the fastest of each, 24.6 / 20.4 = 1.21x, as the ms parts use; the rounds' own ratios
     give a median of 1.19x; its ± is half the middle half's range, ... ± 0.03", then any round lying far
-    outside the rest (``outlying_clause``), so that a reader meeting it in the table finds it named (t28_0506)."""
+    outside the rest (``outlying_clause``), so that a reader meeting it in the table finds it named (t28_0506).
+    ``used``: where the page reads that pair's fastest runs (the blocks' pair: its note on a part and its whole)."""
     slow, fast = (claims.as_printed(min(rounds[k]) * 1e3, 1) for k in (name, reference))
     median, spread, each = step_ratio(rounds, name, reference, floor)
     return (f"{what} is the fastest of each, {slow:.1f} / {fast:.1f} = {claims.half_up(slow / fast, 2):.2f}x, "
-            f"as the ms parts use; the rounds' own ratios give a median of "
+            f"{used}; the rounds' own ratios give a median of "
             + _median_working(rounds, name, reference, floor)
             + outlying_clause(list(enumerate(each, 1)), median, spread))
 
