@@ -11,14 +11,14 @@ def test_under_no_recompute_uses_the_cost_tables_noise_as_the_prediction_does():
     assert "off by 0.06, within the 0.02 + 0.06 = 0.08 allowed" in _model_gap(0.92, predicted, 0.02, 0.06)
     said = _under_no_recompute(0.92, none, 0.02, 0.06)
     assert said == (" It came under even the 0.96x the cost table gives a step with no block checkpointed (chunked "
-                    "loss only), by 0.04, within the same 0.08 allowed: no more than all the recompute saved is "
-                    "shown."), said
+                    "loss only), by 0.04, within the same 0.08 allowed, so this run shows no saving beyond "
+                    "what removing all the recompute would give."), said
     assert "finding" not in said
 
 
 def test_under_no_recompute_every_branch():
     assert _under_no_recompute(0.96, 0.96, 0.02, 0.06) == ""  # at it: not under
-    assert "by 0.08, within the same 0.08 allowed" in _under_no_recompute(0.88, 0.96, 0.02, 0.06)  # at the edge
+    assert "by 0.08, at the edge of the same 0.08 allowed" in _under_no_recompute(0.88, 0.96, 0.02, 0.06)
     beyond = _under_no_recompute(0.87, 0.96, 0.02, 0.06)
     assert "by 0.09, more than the same 0.08 allowed: it saved more than all recomputation" in beyond
     assert "a finding to explain" in beyond

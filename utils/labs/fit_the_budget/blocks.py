@@ -303,8 +303,11 @@ def _model_gap(ratio: float, predicted: float, spread: float, table: float = NOI
     table = claims.as_printed(table, 2)
     gap, allowed = claims.as_printed(abs(ratio - predicted), 2), claims.as_printed(spread + table, 2)
     where = f"the rounds' spread above, plus {named.format(table)}"
-    if gap <= allowed:
+    if gap < allowed:
         return f"off by {gap:.2f}, within the {spread:.2f} + {table:.2f} = {allowed:.2f} allowed ({where})."
+    if gap == allowed:  # a bound is a ceiling: the gap at it still holds, and the words say it is the edge
+        return (f"off by {gap:.2f}, at the edge of the {spread:.2f} + {table:.2f} = {allowed:.2f} allowed "
+                f"({where}), so still within it.")
     return (f"off by {gap:.2f}, more than the {spread:.2f} + {table:.2f} = {allowed:.2f} allowed ({where}): the "
             "cost table's rounds and these met the machine differently, or the blocks' recomputes are not "
             "equal shares; this run does not separate the two.")
@@ -320,9 +323,11 @@ def _under_no_recompute(ratio: float, none: float, spread: float, table: float =
         return ""
     table = claims.as_printed(table, 2)
     gap, allowed = claims.as_printed(none - ratio, 2), claims.as_printed(spread + table, 2)
+    inside = "within" if gap < allowed else "at the edge of"   # thirty-third reading: "within" 0.05 of 0.05
     where = (f"by {gap:.2f}, more than the same {allowed:.2f} allowed: it saved more than all recomputation "
              "costs by the cost table, a finding to explain (the cost table's rounds and these met the machine "
              "differently)" if gap > allowed else
-             f"by {gap:.2f}, within the same {allowed:.2f} allowed: no more than all the recompute saved is shown")
+             f"by {gap:.2f}, {inside} the same {allowed:.2f} allowed, so this run shows no saving beyond what "
+             "removing all the recompute would give")
     return (f" It came under even the {none:.2f}x the cost table gives a step with no block checkpointed "
             f"(chunked loss only), {where}.")
