@@ -511,12 +511,12 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
         return (f"{'Cause: the' if said['late'] else 'No cause found: the'} largest part of the miss is waiting "
                 f"for the other rank ({parts[largest] * 1e3:.2f} ms), and {verdicts.wait_words(said)}; {why} is "
                 f"not known from this run{gap_candidate(m['ranks'], o, which)}. {ruled}{left_open} What "
-                "would show the model's speed-up: widths where half the compute outweighs the all-reduces and "
-                "the waits, whatever they cost.")
+                "would show the model's speed-up: widths where the compute each rank saves (half one device's) "
+                "outweighs its all-reduces and its waits for the other rank, whatever they cost.")
     return (f"No cause found: the largest part of the miss is {largest} ({parts[largest] * 1e3:.2f} ms); why "
             f"is not known from this run{threads_candidate(m['ranks'], 'its cause')}. {ruled}{left_open} "
-            f"What would show the model's speed-up: widths "
-            f"where half the compute outweighs the all-reduces, whatever they cost.")
+            "What would show the model's speed-up: widths where the compute each rank saves (half one "
+            "device's) outweighs its all-reduces, whatever they cost.")
 
 
 def _compute_cause(m: dict, slow: dict, parts: dict) -> str:
