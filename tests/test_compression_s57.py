@@ -12,9 +12,9 @@ def answers(wrong: list[int], n: int = 360) -> torch.Tensor:
     return right
 
 
-def variant(family, name, wrong, front=True):
+def variant(family, name, wrong, front=True, mb=1.0, ms=10.0):
     a = answers(wrong)
-    return dict(family=family, name=name, acc=a.mean().item(), answers=a, front=front)
+    return dict(family=family, name=name, acc=a.mean().item(), answers=a, front=front, mb=mb, ms=ms)
 
 
 def test_a_front_pair_with_accuracies_apart_prints_its_paired_tie():
@@ -29,7 +29,7 @@ def test_a_front_pair_with_accuracies_apart_prints_its_paired_tie():
                            "images, #3 less #2, on the same test images)")
     assert line.endswith("within two standard errors (0.012): a tie, so accuracy decides nothing between them.")
     # the other outcome: 12 images apart, all one way, beyond two standard errors
-    far = [variant("CNN", "a", list(range(20))), variant("CNN", "b", list(range(8)))]
+    far = [variant("CNN", "a", list(range(20)), mb=0.5), variant("CNN", "b", list(range(8)))]
     (line,) = front_pairs(far)
     assert "paired difference +0.033 ± 0.009" in line and "beyond two standard errors (0.018): a difference" in line
 

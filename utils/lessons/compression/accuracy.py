@@ -13,8 +13,10 @@ import math
 from torch import nn
 
 from utils import claims, models
+from utils.lessons.compression import pareto
 
-__all__ = ["standard_error", "paired_drop", "paired_difference", "within", "recovery_text", "front_pairs", "rounded_note"]
+__all__ = ["standard_error", "paired_drop", "paired_difference", "within", "recovery_text", "front_pairs", "why_both",
+           "rounded_note"]
 
 
 def standard_error(accuracy: float, n: int) -> float:
@@ -90,14 +92,15 @@ def t_critical(samples: int) -> float:
     return T_95[max(d for d in T_95 if d <= df)]
 
 
-def front_pairs(variants: list[dict]) -> list[str]:
+def front_pairs(variants: list[dict], size_tie: float = 0.0, latency_tie: dict[str, float] | None = None) -> list[str]:
     """One line for each pair of variants of one family that are both on the Pareto front while their
     accuracies print differently (94.4% and 95.6%): the paired difference on the same test images with its
     standard error, and whether it is within two of them (a tie, so accuracy decides nothing between the
-    two) or beyond (a difference: each stays on the front by its size or latency). The table shows two
-    accuracies and two "yes": these lines let a reader check the tie. ``variants``: dicts with ``family``,
-    ``name``, ``acc``, ``answers`` ((n,) 0/1, ``models.correct_answers``) and ``front``, numbered from 1 in
-    the table's order. Lesson 04, section 7."""
+    two) or beyond (a difference: the line names the more accurate one, and what keeps the other on the
+    front, ``why_both``). The table shows two accuracies and two "yes": these lines let a reader check the
+    tie. ``variants``: dicts with ``family``, ``name``, ``acc``, ``answers`` ((n,) 0/1,
+    ``models.correct_answers``), ``mb``, ``ms`` and ``front``, numbered from 1 in the table's order;
+    ``size_tie`` and ``latency_tie`` (by family) the ties ``pareto_front`` was given. Lesson 04, section 7."""
     front = [(k, v) for k, v in enumerate(variants, 1) if v["front"]]
     lines = []
     for i, (k, a) in enumerate(front):
@@ -106,10 +109,13 @@ def front_pairs(variants: list[dict]) -> list[str]:
                 continue
             difference, error = paired_difference(a["answers"], b["answers"])  # b less a, image by image
             two = claims.as_printed(error, DECIMALS) * 2
-            reading = (f"within two standard errors ({two:.3f}): a tie, so accuracy decides nothing between them"
-                       if within(difference, error) else
-                       f"beyond two standard errors ({two:.3f}): a difference; each stays on the front by its "
-                       "size or latency")
+            if within(difference, error):
+                reading = f"within two standard errors ({two:.3f}): a tie, so accuracy decides nothing between them"
+            else:
+                noise = (latency_tie or {}).get(a["family"], 0.0)
+                more, less = ((m, b), (k, a)) if difference > 0 else ((k, a), (m, b))
+                reading = (f"beyond two standard errors ({two:.3f}): a difference: "
+                           + why_both(more, less, size_tie, noise))
             right_a, right_b, n = int(a["answers"].sum()), int(b["answers"].sum()), len(a["answers"])
             lines.append(f"#{k} and #{m} ({a['family']} {a['name']}, {b['family']} {b['name']}), both on the "
                          f"front: accuracy {a['acc']:.1%} and {b['acc']:.1%} ({right_a:,} and {right_b:,} of "
@@ -117,6 +123,30 @@ def front_pairs(variants: list[dict]) -> list[str]:
                          f"({right_b - right_a:+,} of {n:,} images, #{m} less #{k}, on the same test images)"
                          f"{rounded_note(a['acc'], b['acc'], difference)}, {reading}.")
     return lines
+
+
+# The front's other two coordinates: the variant's key, what the line calls it, and its word for the lower one
+SIZE_AND_LATENCY = (("mb", "size", "smaller"), ("ms", "latency", "faster"))
+
+
+def why_both(more: tuple[int, dict], less: tuple[int, dict], size_tie: float, latency_tie: float) -> str:
+    """Why two front variants whose accuracies differ are both on the front: the more accurate one stays by
+    its accuracy, the less accurate one only by the coordinates where it is lower beyond a tie (sizes within
+    ``size_tie``, latencies within ``latency_tie``, shares, as ``pareto_front`` reads them). ``more``,
+    ``less``: (the table's #, the variant). "#7 is the more accurate; #4 stays on the front by its size
+    (latency: a tie)". Lesson 04, section 7."""
+    (h, high), (l, low) = more, less
+    ties = {"mb": size_tie, "ms": latency_tie}
+    low_wins = [name for key, name, _ in SIZE_AND_LATENCY if pareto.lower_beyond(low[key], high[key], ties[key])]
+    high_wins = [word for key, _, word in SIZE_AND_LATENCY if pareto.lower_beyond(high[key], low[key], ties[key])]
+    tied = [name for key, name, _ in SIZE_AND_LATENCY
+            if name not in low_wins and not pareto.lower_beyond(high[key], low[key], ties[key])]
+    said = f"#{h} is the more accurate" + (f", and the {' and the '.join(high_wins)}" if high_wins else "") + "; "
+    if low_wins:  # what a front variant that is less accurate must have: the lower size or latency
+        said += f"#{l} stays on the front by its {' and '.join(low_wins)}"
+    else:  # only where the front was taken with other ties than these
+        said += f"#{l} is neither smaller nor faster beyond a tie, so these ties would not keep it on the front"
+    return said + (f" ({' and '.join(tied)}: {'a tie' if len(tied) == 1 else 'ties'})" if tied else "")
 
 
 def rounded_note(acc_a: float, acc_b: float, difference: float) -> str:

@@ -15,7 +15,13 @@ from matplotlib.transforms import Bbox
 
 from utils import plots
 
-__all__ = ["pareto_front", "plot_front"]
+__all__ = ["pareto_front", "lower_beyond", "plot_front"]
+
+
+def lower_beyond(x: float, y: float, tolerance: float) -> bool:
+    """True where ``x`` is lower than ``y`` by more than ``tolerance``, a share of the larger of the two: the
+    front's rule for one coordinate (a measured latency within its noise is a tie). Lesson 04."""
+    return x < y and y - x > tolerance * max(abs(x), abs(y))
 
 
 def pareto_front(points: list[tuple[float, ...]], tolerance: tuple[float, ...] | None = None,
@@ -37,7 +43,7 @@ def pareto_front(points: list[tuple[float, ...]], tolerance: tuple[float, ...] |
         x, y = points[i][k], points[j][k]
         if k in tied:
             return x < y and not tied[k](i, j)
-        return x < y and y - x > tolerance[k] * max(abs(x), abs(y))
+        return lower_beyond(x, y, tolerance[k])
 
     def beats(i, j):
         coordinates = range(len(points[i]))

@@ -395,3 +395,27 @@ def cnn_int8_verdict(ratio: float, noise: float) -> str:
     references are worked for the MLP's Linear layers, not for this CNN, whose convolutions stay fp32)."""
     return (f"{verdict_against(ratio, None, noise)}; no reference beside it: section 4's roofline references "
             "are worked for the MLP's Linear layers, not for this CNN, whose convolutions stay fp32")
+
+
+INTEGER_KERNELS = ("qlinear", "quantized::", "_int_mm", "int8", "int4pack")  # in integer matmuls' operator names
+
+
+def held_words(ops: list[str]) -> str:
+    """What a compiled quantized model holds while it runs, read from the operator names its compiled code calls
+    (``time_by_op(model, x, top=None)``, slowest first): the table's stored bytes are the state dict of the
+    quantized model it was compiled from, and compiling may repack its weights. An integer kernel is read first
+    (its quantized layers run on integer weights); else mkl's float matmul on a weight packed while compiling.
+    "" where ``ops`` is empty (an eager model: it runs on what it stores). Lesson 04, section 7."""
+    if not ops:
+        return ""
+    integer = next((op for op in ops if any(kernel in op for kernel in INTEGER_KERNELS)), None)
+    if integer:
+        return (f"and the compiled model calls {integer}, an integer kernel: from that operator name (its memory "
+                "is not measured), its quantized layers likely run on integer weights, the bytes it stores")
+    floats = next((op for op in ops if "_mkl_linear" in op), None)
+    if floats:
+        return (f"yet the compiled model calls {floats}, a float matmul on a weight packed while compiling, and no "
+                "int8 kernel: from those operator names (its memory is not measured), it likely holds float "
+                "weights while it runs, not fewer bytes")
+    return ("and the compiled model's operators name neither an integer kernel nor a float matmul on packed "
+            "weights: what it holds while it runs is not shown")
