@@ -15,18 +15,17 @@ NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "05_data_prefetch.ipynb"
 def test_the_restarted_start_up_is_the_median_of_the_fresh_starts():
     said = start_up_sentence([256, 260, 258, 258], 260, 52, 49, 200, 5)
     # 258 - 52 = 206 ms saved, 200 by construction: 6 ms beyond it, more than 5
-    assert said.startswith("The start-up: kept loader workers saved 206 ms of start-up at the start of epoch 2 "
-                           "(258 ms, the median of 4 first batches on 2 fresh workers (the table's 260 is one of "
-                           "them), less the kept loader's 52 ms: 209 ms beyond one read (49 ms), less the 3 ms by which the kept "
-                           "loader's first batch, its workers already started, still exceeded one read), 200 ms of "
-                           "it by construction"), said
+    assert said.startswith("The start-up: at the start of epoch 2, kept loader workers saved 206 ms of start-up = "
+                           "258 - 52 ms (258: the median of 4 first batches on 2 fresh workers, the table's 260 "
+                           "among them; 52: the kept loader's first batch, its workers already started). Of it, "
+                           "200 ms is by construction"), said
     assert said.endswith("The rest: 6 ms measured beyond it, more than the noise (5 ms, the details below): the "
                          "worker processes' start")
 
 
 def test_the_table_batch_is_named_only_where_it_is_not_the_median():
     said = start_up_sentence([256, 258, 260], 258, 52, 49, 200, 5)
-    assert "(258 ms, the median of 3 first batches on 2 fresh workers, less the kept loader's 52 ms: " in said
+    assert "= 258 - 52 ms (258: the median of 3 first batches on 2 fresh workers; 52: the kept loader's" in said
     assert "the table's" not in said
 
 

@@ -13,7 +13,7 @@ from utils.lessons.data_prefetch.report import start_up_sentence
 def test_a_restarted_batch_at_the_top_of_the_spread_does_not_carry_the_verdict():
     # the table's 258 would leave 6 ms beyond the 200 ms open (more than 5); the median, 256, leaves 4
     said = start_up_sentence([256, 258, 255, 256], 258, 52, 49, 200, 5)
-    assert "(256 ms, the median of 4 first batches on 2 fresh workers (the table's 258 is one of them)" in said
+    assert "(256: the median of 4 first batches on 2 fresh workers, the table's 258 among them;" in said
     assert said.endswith("+4 ms beyond it, not more than the noise (5 ms, the details below): no start-up of the "
                          "processes shown beyond the noise")
     assert "the worker processes' start" not in said

@@ -71,3 +71,16 @@ def test_the_blocks_pairs_rounds_are_printed_where_the_prediction_reads_their_me
     cell = next(c for c in _code("06_memory.ipynb") if "POLICY_PAIR" in c)
     assert "rounds_table(CKPT_ROUNDS, *BLOCKS_PAIR" in cell and "fastest_rule(CKPT_ROUNDS, *BLOCKS_PAIR" in cell
     assert '("selective blocks\' forward", "blocks\' forward")' in cell   # the pair policy_costs reads
+
+
+def test_lesson_05_section_2s_start_up_says_it_is_one_epochs_first_batch():
+    # t33_0506 other: 213 ms there (one first batch) against +6 ms here (the median of every fresh start)
+    cell = next(c for c in _code("05_data_prefetch.ipynb") if "beyond one read in the 2-worker row" in c)
+    assert "one epoch's first batch, where the next section reads the median of every fresh" in cell
+
+
+def test_lesson_05_start_up_saving_is_one_subtraction():
+    from utils.lessons.data_prefetch.report import start_up_sentence
+    said = start_up_sentence([256, 260, 252, 262], 260, 52, 49, 200, 10)
+    assert "saved 206 ms of start-up = 258 - 52 ms (258: the median" in said
+    assert "beyond one read (" not in said and said.count("(") == 3   # no nested working

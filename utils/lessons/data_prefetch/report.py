@@ -210,9 +210,10 @@ def start_up_sentence(fresh_ms: list[float], restarted_ms: float, kept_ms: float
     is a first batch's wait less one batch's read. A restarted start-up is read from the median of every first
     batch on 2 fresh workers (``fresh_ms``, whole ms as printed), not from the restarted epoch 2's one alone
     (``restarted_ms``): one batch may sit at either end of the spread the noise itself is read from (t29_0506).
-    The kept loader's epoch 2 has one first batch (``kept_ms``): its own wait beyond one read is taken off and
-    named, so that the saving and section 2's start-up beyond one read are told apart (t32_0506 #3). Of the saving, ``open_ms`` is the data set's
-    open, a setting, saved by construction; the rest is judged against ``noise_ms`` in whole ms as printed.
+    The kept loader's epoch 2 has one first batch (``kept_ms``): one read and any start-up it still waited, so
+    the saving is the median less it, one subtraction (t33_0506); a kept batch within one read is taken as one
+    read. Of the saving, ``open_ms`` is the data set's open, a setting, saved by construction; the rest is
+    judged against ``noise_ms`` in whole ms as printed.
     Lesson 05."""
     median = half_up(statistics.median(fresh_ms), 0)
     fresh_beyond, kept_beyond = max(median - read_ms, 0.0), max(kept_ms - read_ms, 0.0)
@@ -221,14 +222,15 @@ def start_up_sentence(fresh_ms: list[float], restarted_ms: float, kept_ms: float
     noise = round(noise_ms)
     brief = f"the noise ({noise} ms, the details below)"
     # the table prints the restarted epoch 2's own first batch: where the median differs, it is named as one of them
-    among = "" if median == round(restarted_ms) else f" (the table's {restarted_ms:.0f} is one of them)"
-    source = f"{median:.0f} ms, the median of {len(fresh_ms)} first batches on 2 fresh workers{among}, " + (
-        # both start-ups beyond one read, as section 2 reads its first batch: 208 there, 208 - 3 = 205 here
-        f"less the kept loader's {kept_ms:.0f} ms: {fresh_beyond:.0f} ms beyond one read ({read_ms:.0f} ms), less the "
-        f"{kept_beyond:.0f} ms by which the kept loader's first batch, its workers already started, still exceeded "
-        "one read" if kept_beyond > 0 else
-        f"less one read, {read_ms:.0f} ms: the kept loader's first batch, {kept_ms:.0f} ms, waited no longer than "
-        "one read")
+    among = "" if median == round(restarted_ms) else f", the table's {restarted_ms:.0f} among them"
+    fresh = f"{median:.0f}: the median of {len(fresh_ms)} first batches on 2 fresh workers{among}"
+    # one subtraction, said once (t33_0506: three nested parentheses worked it two ways): the kept loader's
+    # first batch is itself one read and whatever start-up it still waited, so it is taken off whole
+    working = f"{saved:.0f} ms of start-up = {median:.0f} - "
+    working += (f"{kept_ms:.0f} ms ({fresh}; {kept_ms:.0f}: the kept loader's first batch, its workers already "
+                "started)" if kept_beyond > 0 else
+                f"{read_ms:.0f} ms ({fresh}; {read_ms:.0f}: one read, as the kept loader's first batch, "
+                f"{kept_ms:.0f} ms, waited no longer than one read)")
     if rest > noise:
         verdict = f"{rest} ms measured beyond it, more than {brief}: the worker processes' start"
     elif rest >= -noise:
@@ -236,5 +238,5 @@ def start_up_sentence(fresh_ms: list[float], restarted_ms: float, kept_ms: float
                    "the noise")
     else:
         verdict = f"{rest:+d} ms beyond it, less than the open by more than {brief}: a finding to explain"
-    return (f"The start-up: kept loader workers saved {saved:.0f} ms of start-up at the start of epoch 2 ({source}), "
-            f"{open_ms:.0f} ms of it by construction (the data set's open, a setting). The rest: {verdict}")
+    return (f"The start-up: at the start of epoch 2, kept loader workers saved {working}. Of it, {open_ms:.0f} ms "
+            f"is by construction (the data set's open, a setting). The rest: {verdict}")
