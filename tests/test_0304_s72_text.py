@@ -1,0 +1,23 @@
+"""Lessons 03 and 04, thirty-third reading (t33_0304): fixed prose states no measured outcome, and what
+the reader found repeated or unclear says it once (sources only: the outputs show after re-execution)."""
+import nbformat
+
+LESSON_04 = "notebooks/04_compression.ipynb"
+
+
+def cells(path):
+    return nbformat.read(path, 4).cells
+
+
+def test_lesson_04_markdown_leaves_distillation_s_speed_to_the_run():  # t33_0304 #3
+    text = "\n".join(c.source for c in cells(LESSON_04) if c.cell_type == "markdown")
+    assert "same size and speed as channel pruning" not in text  # speed is measured: section 7 prints it
+    assert "move left on both panels" not in text
+    assert "the same shapes as channel pruning, so the same size and the same\n  work (section 7 times both)" in text
+    assert "move left in size, and in latency by what the lines above\nmeasure" in text
+
+
+def test_lesson_04_shows_the_tie_rule_the_front_calls():
+    source = next(c.source for c in cells(LESSON_04) if c.cell_type == "code" and "show_source(" in c.source
+                  and "pareto_front" in c.source)
+    assert "show_source(lower_beyond, pareto_front)" in source
