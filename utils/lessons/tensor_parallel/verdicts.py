@@ -234,16 +234,16 @@ def drawn_pass_caption(number: int, recorded: list[float], split_rounds: list[fl
     longer than the pass, by how much and why."""
     drawn = recorded[number - 1]
     shown = claims.as_printed(drawn, 1, scale=1e-3)   # ms, as the caption prints it
-    slower_than_alone = shown > claims.as_printed(min(alone_rounds), 1, scale=1e-3)
+    fastest, slowest = (claims.as_printed(t, 1, scale=1e-3) for t in (min(alone_rounds), max(alone_rounds)))
+    # "slower than every one" already says it is slower than the fastest: named only inside the range
+    # (t33_0708 other #5: the caption said the one fact twice)
+    above_fastest = (f", so slower than one device's fastest pass ({fastest:.1f} ms)"
+                     if fastest < shown <= slowest else "")
     return (f"The chart draws recorded pass {number} of {len(recorded)}, {shown:.1f} ms, recorded after "
             f"the timed rounds with every span recorded: {_beside(drawn, split_rounds)} of the split, and "
-            f"{_beside(drawn, alone_rounds)} on one device. "
-            + ("So this pass is slower than one device's fastest pass: the chart shows who computes and who "
-               "waits, in what order; the speed-up is the timed rounds' above, not this pass's"
-               if slower_than_alone else
-               "The chart shows who computes and who waits, in what order; the speed-up is the timed "
-               "rounds' above, not this pass's")
-            + " (the block under the chart says more)."
+            f"{_beside(drawn, alone_rounds)} on one device{above_fastest}: the chart shows who computes and who "
+            "waits, in what order, not the speed-up (the timed rounds above give that; the block under the "
+            "chart says more)."
             + ("" if window is None else _window_note(drawn, window, early, late)))
 
 
