@@ -84,3 +84,17 @@ def test_lesson_05_start_up_saving_is_one_subtraction():
     said = start_up_sentence([256, 260, 252, 262], 260, 52, 49, 200, 10)
     assert "saved 206 ms of start-up = 258 - 52 ms (258: the median" in said
     assert "beyond one read (" not in said and said.count("(") == 3   # no nested working
+
+
+def test_lesson_05_promises_the_breach_line_only_where_the_rounds_show_a_breach():
+    # t33_0506 other: "(the line under that cell says which)" though breach_outcome returns "" without a breach
+    from utils.lessons.data_prefetch import transfer
+    no_breach = transfer.Compression(400, 100, float_link=[4.2, 3.7, 5.9], uint8_link=[1.0] * 3, convert=[1.0] * 3)
+    assert "no breach shown" in transfer.link_ratio_verdict(no_breach)
+    assert transfer.breach_outcome(no_breach, 4.2, 1.0, {2**16: 0.0}, 4.0) == ""
+    import json
+    from pathlib import Path
+    cells = json.loads((Path(__file__).parents[1] / "notebooks" / "05_data_prefetch.ipynb").read_text())["cells"]
+    text = " ".join(" ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").split())
+    assert "a median past 4× whose ± still reaches it shows no breach" in text
+    assert "the line under that cell then says whether it counts" in text and "(the line under that cell says which)" not in text
