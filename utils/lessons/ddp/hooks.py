@@ -76,15 +76,16 @@ def builtin_bytes_per_sync(ddp_model: DDP) -> int:
 
 
 def trap_outcomes(outcomes: list[str]) -> str:
-    """``["ran", "aborted", ...]`` of repeated PowerSGD runs with DDP's default buckets, in one line of words."""
+    """``["ran", "aborted", ...]`` of repeated PowerSGD runs with DDP's default buckets, in one sentence that ends
+    the trap's line (``trap_heading`` begins it)."""
     n = len(outcomes)
     counts = ", ".join(f"{outcomes.count(k)}/{n} {k}" for k in ("aborted", "hung", "ran"))
     failed = n - outcomes.count("ran")
     if failed == 0:
         return (f"{counts}: the race did not strike in these {n} runs: not reproduced here; with one bucket "
-                f"for all gradients there is nothing to interleave, and the comparison below uses one")
+                f"for all gradients there is nothing to interleave, and the comparison below uses one.")
     return (f"{counts}: the race struck in {failed} of {n} runs here; with one bucket for all gradients "
-            f"there is nothing to interleave, and the comparison below uses one")
+            f"there is nothing to interleave, and the comparison below uses one.")
 
 
 def trap_heading(buckets: float, runs: int, backend: str) -> str:
