@@ -43,13 +43,17 @@ MARKS = (1, 2)  # the marks a round is read against everywhere: one device's 1x,
 
 def round_digits(x: float) -> int:
     """The decimals one round's ratio is printed with: two, and more until the printed figure shows which side
-    of 1x and of 2x the round lies (1.0049 prints "1.005", 1.9996 "1.9996"). One rule for the page, the stars
-    and every count of rounds above a mark, so that what is counted is what a reader sees. Rounded half up
-    (``claims.half_up``), as a reader rounds: a ratio already printed as 0.995 (110.0 / 110.5) would be read
-    back by ``round`` as 0.99, its float lying just under 0.995, and lose the digit that shows its side."""
+    of 1x and of 2x the round lies (1.0004 prints "1.0004", 1.9996 "1.9996"), and until a reader who rounds the
+    printed figure half up to two decimals finds the round's own two-decimal figure, the one a median taken from
+    it prints (1.00495 prints "1.00495", not "1.005", which a reader would round to 1.01 beside a median of
+    1.00x: t33_02 #2). One rule for the page, the stars and every count of rounds above a mark, so that what is
+    counted is what a reader sees. Rounded half up (``claims.half_up``), as a reader rounds: a ratio already
+    printed as 0.995 (110.0 / 110.5) would be read back by ``round`` as 0.99, its float lying just under 0.995,
+    and lose the digit that shows its side."""
+    two = half_up(x, 2)
     for digits in range(2, 7):
         shown = half_up(x, digits)
-        if not any(x < mark <= shown or x > mark >= shown for mark in MARKS):
+        if not any(x < mark <= shown or x > mark >= shown for mark in MARKS) and half_up(shown, 2) == two:
             return digits
     return 6
 
@@ -57,6 +61,20 @@ def round_digits(x: float) -> int:
 def round_as_printed(x: float) -> float:
     """One round's ratio as the page prints it (``round_digits`` decimals, half up)."""
     return half_up(x, round_digits(x))
+
+
+def paired_digits(one: float, split: float) -> int:
+    """The decimals (of a ms) one round's two step times (s) are printed with in section 3's rounds table: 0.1 ms,
+    or finer where the two ms at 0.1 would divide to another figure than the round prints (``round_as_printed``
+    with ``round_digits``): 155.294 / 155.300 for a round of 0.99996. One rule for the table's ms and for every
+    ratio worked from them (``runs.process_reference``), so that a reader who divides printed ms finds the ratio
+    printed beside them."""
+    shown = (round_as_printed(one / split), round_digits(one / split))
+    for digits in range(1, 4):  # 0.1 ms to 1 µs; 0.1 µs where none of those suffices
+        o, t = as_printed(one, digits, 1e-3), as_printed(split, digits, 1e-3)
+        if t and (round_as_printed(o / t), round_digits(o / t)) == shown:
+            return digits
+    return 4
 
 
 def rounds_spread(rounds) -> float:

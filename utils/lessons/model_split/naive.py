@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from utils import timeline
 from utils.claims import Claim, as_printed, half_up, percent, runs_agree, within_noise
-from utils.lessons.model_split.bounds import round_as_printed, rounds_spread
+from utils.lessons.model_split.bounds import paired_digits, round_as_printed, rounds_spread
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, explained_then,
                                             ms_as_printed, noise_of_one, printed, reference_gain,
                                             reference_reading, reference_side,
@@ -286,14 +286,11 @@ def _closing_verdict(r: Row, value: float, pb: float) -> str:
 
 def _paired_ms(one: float, split: float) -> tuple[str, str]:
     """One round's two step times (s) as the rounds table prints them: to 0.1 ms, or finer where the two ms at
-    0.1 would divide to another figure than the round prints (``round_text``): a round of 0.99996 from
-    155.3 / 155.3 = 1.00 prints its ms as 155.294 / 155.300, whose ratio a reader finds beside them."""
-    shown = round_text(one / split)
-    for digits in range(1, 5):  # 0.1 ms to 0.1 µs: the first precision whose ratio prints as the round does
-        o, t = as_printed(one, digits, 1e-3), as_printed(split, digits, 1e-3)
-        if t and round_text(o / t) == shown:
-            break
-    return f"{o:.{digits}f}", f"{t:.{digits}f}"
+    0.1 would divide to another figure than the round prints (``bounds.paired_digits``, the digits
+    ``runs.process_reference`` divides one device's ms with): a round of 0.99996 from 155.3 / 155.3 = 1.00
+    prints its ms as 155.294 / 155.300, whose ratio a reader finds beside them."""
+    digits = paired_digits(one, split)
+    return f"{as_printed(one, digits, 1e-3):.{digits}f}", f"{as_printed(split, digits, 1e-3):.{digits}f}"
 
 
 def naive_rounds_table(run: PipelineRun, row: Row) -> Table:

@@ -30,7 +30,8 @@ import torch.distributed as dist
 from utils import bench, launch, precision, timeline
 from utils.claims import as_printed, half_up, printed_ratio
 from utils.lessons.model_split.fit_accuracy import accuracy_text
-from utils.lessons.model_split.bounds import bubble_fraction, pipeline_bound, round_above, round_as_printed
+from utils.lessons.model_split.bounds import (bubble_fraction, paired_digits, pipeline_bound, round_above,
+                                              round_as_printed)
 from utils.lessons.model_split.instrument import RecordedStage, span_timer, sync_barrier
 from utils.lessons.model_split.schedules import build_schedule, gpipe_in_process, naive_step, stage_device, train_step
 from utils.lessons.model_split.split import output_shape, split_sequential
@@ -210,15 +211,19 @@ def tenth_ms(seconds: float) -> float:
     return as_printed(seconds, 1, 1e-3)
 
 
-def process_reference(one: float, alone: Sequence[float]) -> float:
+def process_reference(one: float, alone: Sequence[float], split: float | None = None) -> float:
     """One round's per-process reference as section 3's rounds table prints it: one device's step (s) over the
-    sum of the stages each timed ``alone`` (s), both worked from their ms as printed (``tenth_ms``) and
-    rounded half up as every round is printed (``bounds.round_as_printed``): two decimals, as a reader rounds
-    by hand (159.1 / 148.0 = 1.075 prints 1.08x), or more where two would put it on 1x though it lies on one
-    side (110.0 / 110.5 = 0.9955 prints 0.995x, not 1.00x). Computed once, here: the table prints these and
-    ``Row.process_bound`` is their median, so the text's figure is the median of the printed column."""
+    sum of the stages each timed ``alone`` (s), both worked from their ms as printed and rounded half up as
+    every round is printed (``bounds.round_as_printed``): two decimals, as a reader rounds by hand (159.1 /
+    148.0 = 1.075 prints 1.08x), or more where two would put it on 1x though it lies on one side (110.0 / 110.5
+    = 0.9955 prints 0.995x, not 1.00x). The stages' ms are printed to 0.1 (``tenth_ms``); one device's ms with
+    the digits the table prints it with beside that round's ``split`` step (``bounds.paired_digits``: 111.99,
+    not 112.0, where the round's speedup needs them), so 111.99 / 113.7 prints 0.98x (t33_02 #1). Computed
+    once, here: the table prints these and ``Row.process_bound`` is their median, so the text's figure is the
+    median of the printed column."""
     total = as_printed(sum(tenth_ms(a) for a in alone), 1) or 0.1  # a sum printed as 0.0 ms: its step
-    return round_as_printed(tenth_ms(one) / total)
+    digits = paired_digits(one, split) if split else 1
+    return round_as_printed(as_printed(one, digits, 1e-3) / total)
 
 
 # --- what a run measured ----------------------------------------------------------------------------------
@@ -456,7 +461,7 @@ def measure_pipeline(task: Task, split_points: Sequence[int], configs: Sequence[
                         on_cpu, baseline_busy[c.batch], bytes_sent=sum(b for b, _ in sent),
                         messages=sum(n for _, n in sent),
                         alone=[med(a) for a in alone],
-                        process_bounds=[process_reference(o, parts) for o, *parts in zip(one, *alone)]
+                        process_bounds=[process_reference(o, parts, s) for o, s, *parts in zip(one, t, *alone)]
                         if alone else [], idle_rounds=idle_by_round(raw, c.key, t)))
     # "simulated on CPU" follows where the workers ran, not the mode
     return PipelineRun(rows, raw, tuple(split_points), raw[0]["threads"], on_cpu, baseline_busy)
