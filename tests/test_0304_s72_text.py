@@ -21,3 +21,17 @@ def test_lesson_04_shows_the_tie_rule_the_front_calls():
     source = next(c.source for c in cells(LESSON_04) if c.cell_type == "code" and "show_source(" in c.source
                   and "pareto_front" in c.source)
     assert "show_source(lower_beyond, pareto_front)" in source
+
+LESSON_03 = "notebooks/03_ddp.ipynb"
+
+
+def overlap_cell():
+    return next(c.source for c in cells(LESSON_03) if c.cell_type == "code" and "overlap.answer(" in c.source)
+
+
+def test_lesson_03_block_does_not_repeat_the_answer_s_fewer_messages_reading():  # t33_0304 other (a)
+    assert "Fewer messages:" not in overlap_cell()  # the answer line and the "So" line carry it
+
+
+def test_lesson_03_so_line_names_its_ratio_apart_from_section_3_s_speedup():  # t33_0304 other (g)
+    assert "(a ratio of step times, not \"\n    f\"section 3's scaling speedup)" in overlap_cell()
