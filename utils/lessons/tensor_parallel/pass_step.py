@@ -141,3 +141,30 @@ def drawn_against_rounds(recorded: list[float], drawn: float, rounds: list[float
                 "timed rounds' load was not measured)")
     return f"was {side} than every one of them: {load}; the timed rounds' load was not measured, so the gap " \
            "has no measured cause"
+
+
+def shard_gap(spans: list) -> str:
+    """Section 1's drawn pass, sub-layer by sub-layer: the two ranks run equal shards of each one ("b0 ffn"
+    on rank 0 and on rank 1), so equal times are expected; the pair furthest apart, as the chart draws it, is
+    named with its ratio (ms as printed, 2 decimals; the ratio theirs, half up), or, where every pair lies
+    within the lesson's 5 %, that they match (t33_0708 other #6: a bar twice its twin's, unsaid). ``spans``:
+    the pass's ``timeline.Span``s, both ranks; its all-reduces are left out (they are not shards)."""
+    from utils.lessons.tensor_parallel.verdicts import TOLERANCE
+
+    by_label: dict[str, dict[str, float]] = {}
+    for s in spans:
+        if s.name != "all-reduce":
+            rank = s.device.split(" (")[0]   # "rank 1 (cpu)": the chart's row, read as "rank 1's"
+            by_label.setdefault(s.label, {})[rank] = as_printed(s.duration, 2, 1e-3)
+    pairs = {label: ms for label, ms in by_label.items() if len(ms) == 2}
+    if not pairs:
+        return ""
+    ratio = lambda ms: max(ms.values()) / (min(ms.values()) or 0.01)  # noqa: E731  (a 0.00 ms bar: its step)
+    label = max(pairs, key=lambda k: ratio(pairs[k]))
+    (slow, slow_ms), (fast, fast_ms) = sorted(pairs[label].items(), key=lambda kv: -kv[1])
+    if half_up(slow_ms - fast_ms, 2) <= half_up(TOLERANCE * fast_ms, 2):   # within 5 % of the shorter, in ms
+        return (f"each sub-layer took the same time on both ranks within {TOLERANCE:.0%} (equal shards, equal "
+                "times)")
+    return (f"equal shards, unequal times: {slow}'s {label} took {slow_ms:.2f} ms, "
+            f"{half_up(slow_ms / (fast_ms or 0.01), 1):.1f}x {fast}'s {fast_ms:.2f} ms (the widest gap between "
+            "the two ranks' sub-layers in this pass; this run does not time apart why)")
