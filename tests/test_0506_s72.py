@@ -98,3 +98,25 @@ def test_lesson_05_promises_the_breach_line_only_where_the_rounds_show_a_breach(
     text = " ".join(" ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").split())
     assert "a median past 4× whose ± still reaches it shows no breach" in text
     assert "the line under that cell then says whether it counts" in text and "(the line under that cell says which)" not in text
+
+
+def test_the_offload_columns_rate_keeps_to_the_threads_bound():
+    # t33_0506 other (still present from t32): 619 M/s on 2 threads, 2.31x one thread's 268 M/s, was the
+    # column's reference; the bound, 2 x 268 = 536 M/s, is read instead
+    from utils.lessons.memory import offload
+    assert offload.reference_rate({1: 268e6, 2: 619e6}, 2) == (536e6, "2 x this machine's 1-thread AdamW rate, "
+                                                                      "the 2-thread bound")
+    # under the bound: the faster count's own rate, as printed in M/s
+    assert offload.reference_rate({1: 300e6, 2: 580.4e6}, 2) == (580e6, "this machine's 2-thread AdamW rate")
+    # one thread the faster, or one core: its rate, nothing capped
+    assert offload.reference_rate({1: 300e6, 2: 280e6}, 2) == (300e6, "this machine's 1-thread AdamW rate")
+    assert offload.reference_rate({1: 300e6}, 1) == (300e6, "this machine's 1-thread AdamW rate")
+    # the sentence under the table, each outcome: capped; under the bound with a round past it; nothing past it
+    capped = offload.reference_doubt([2.11, 2.31, 3.38], {1: 268e6, 2: 619e6}, 2)
+    assert capped.startswith(" That column keeps to the bound, 2 x 268 = 536 M parameters/s: the 2-thread rate "
+                             "measured, 619 M/s (2.31x one thread's), passed it")
+    round_past = offload.reference_doubt([1.80, 2.10, 1.95], {1: 300e6, 2: 580e6}, 2)
+    assert round_past.startswith(" That column's rate is the 2-thread one, though a round of the threads reading")
+    assert offload.reference_doubt([1.80, 1.90, 1.95], {1: 300e6, 2: 580e6}, 2) == ""
+    cell = next(c for c in _code("06_memory.ipynb") if "offload_cost(" in c and "big =" in c)
+    assert "reference, named = reference_rate(ADAMW, cores)" in cell and "per_rank = reference / 2" in cell
