@@ -35,3 +35,9 @@ def test_lesson_03_block_does_not_repeat_the_answer_s_fewer_messages_reading(): 
 
 def test_lesson_03_so_line_names_its_ratio_apart_from_section_3_s_speedup():  # t33_0304 other (g)
     assert "(a ratio of step times, not \"\n    f\"section 3's scaling speedup)" in overlap_cell()
+
+
+def test_lesson_03_scaling_verdict_gives_the_bound_s_why_a_sentence_of_its_own():  # t33_0304 other (e)
+    source = next(c.source for c in cells(LESSON_03) if c.cell_type == "code" and "scaling.verdict(sc)" in c.source)
+    assert "({S.scaling_bound_why})" not in source
+    assert "The {sc['bound']:g}x {bound_is}: {S.scaling_bound_why}." in source
