@@ -61,7 +61,7 @@ def test_pipeline_rounds_within_the_work_scaled_reference_are_no_finding():
 def test_pipeline_round_past_the_work_scaled_reference_stays_a_finding():
     said = figures.rounds_above_words(_pipeline(1.80))  # 1.80 + 0.07 = 1.87: reaches 1.84, not 1.92
     assert said.startswith("2 of 5 rounds above the bound (up to 1.92x): 1.84x past the rounds' spread, but within "
-                           "the work-scaled reference (1.80x + 0.07 = 1.87): no finding; the other round: ")
+                           "the work-scaled reference (1.80x + 0.07 = 1.87): no finding; the other round (1.92x): ")
     assert "a finding to explain" in said
 
 

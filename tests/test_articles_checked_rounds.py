@@ -18,23 +18,23 @@ def test_a_round_past_two_devices_2x_is_a_finding_to_explain_as_lesson_02_reads_
     record = {"value": 1.84, "bound": BOUND_8, "rounds": READERS_ROUNDS}
     # t20_09 (b): a median at its bound reads its rounds round by round, past 2x or not (2.05x is beyond too)
     assert checks.rounds_above_words(record) == ("1 of 5 rounds above 2 devices' 2x (2.05x): a finding to "
-                                                 "explain; 3 of 5 rounds above the bound (up to 2.05x): 1 of them "
-                                                 "beyond the rounds' spread of the median (± 0.09): a finding to "
-                                                 "explain; 2 within it, which explains them")
+                                                 "explain; 3 of 5 rounds above the bound (up to 2.05x): 2.05x: past "
+                                                 "2x, so a finding by that alone, whatever the spread; the other 2: "
+                                                 "within the rounds' spread of the median (± 0.09), which explains "
+                                                 "them")
     assert checks.rounds_finding(record)
     # under its bound, a round past 2x: counted among those above it, and never explained by the spread
     zbv = {"value": 1.80, "bound": 1.92, "rounds": [1.75, 1.78, 1.80, 1.82, 2.02]}
     assert checks.rounds_above_words(zbv) == ("1 of 5 rounds above the bound (up to 2.02x, 1 of them past 2 "
-                                              "devices' 2x): beyond the rounds' spread of the median (± 0.02): a "
-                                              "finding to explain")
+                                              "devices' 2x): 2.02x: past 2x, so a finding by that alone, whatever "
+                                              "the spread")
     near = {"value": 1.90, "bound": 1.92, "rounds": [1.85, 1.88, 1.90, 1.93, 2.03]}  # 1.90 + 0.03 reaches 1.92
-    assert checks.rounds_above_words(near).endswith(  # 2.03x past 1.90 + 0.03 too: a finding, round by round
-        "1 of them beyond the rounds' spread of the median (± 0.03): a finding to explain; 1 within it, which "
-        "explains it")
+    assert checks.rounds_above_words(near).endswith(  # 2.03x past 2x: a finding by that reason (t33_09 #2)
+        "2.03x: past 2x, so a finding by that alone, whatever the spread; the other round "
+        "(1.93x): within the rounds' spread of the median (± 0.03), which explains it")
     inside = near | {"rounds": [1.70, 1.78, 1.90, 2.03, 2.04]}  # ± 0.13 reaches 2.03: 2.03x within, past 2x
-    assert checks.rounds_above_words(inside).endswith(
-        "1 of them beyond the rounds' spread of the median (± 0.13): a finding to explain; 1 within it, but a "
-        "round past 2x is a finding to explain, which no spread explains")
+    assert checks.rounds_above_words(inside).endswith(  # within the spread, past 2x: a finding all the same
+        "2.03x, 2.04x: past 2x, so a finding by that alone, whatever the spread")
     assert checks.rounds_finding(inside)
     # the other branches: above the bound within the spread (explained), beyond it (a finding), none above
     within = {"value": 1.76, "bound": BOUND_8, "rounds": [1.66, 1.72, 1.76, 1.80, 1.80]}
@@ -57,7 +57,7 @@ def test_a10_and_b5_name_a_round_past_2x_and_their_check_reads_it_as_a_finding()
         row = verdicts.judge(claims.BY_ID[claim_id], m, {})
         assert "1 of 5 rounds above 2 devices' 2x (2.05x): a finding to explain" in row.evidence
         # only the rounds within the median plus the spread are explained by it, never the one past 2x
-        assert "(2.05x): a finding to explain; 3 of 5 rounds above the bound (up to 2.05x): 1 of them beyond" \
+        assert "(2.05x): a finding to explain; 3 of 5 rounds above the bound (up to 2.05x): 2.05x: past 2x, so" \
             in row.evidence and row.check == verdicts.ABOVE
     quiet = _figures(**_split_and_pipeline([1.64, 1.72, 1.84, 1.88, 1.92]), ddp=_recorded(1.6))  # ± 0.08
     row = verdicts.judge(claims.BY_ID["A10"], quiet, {})

@@ -49,18 +49,21 @@ def test_zbv_rounds_past_its_reference_and_past_2x_are_never_said_to_lie_within_
     said = report.lesson_02_rounds_reading(ZBV, "ZBV")
     # 1.95 + 0.11 = 2.06: 2.05x and 2.03x lie within the spread, but past 1.98x and past 2x
     assert ("1.98x (the bound scaled by the stages' work, measured in the pipeline's own run, against one "
-            "device's): 2 of its 5 rounds past it too (2.05x, 2.03x), past 2 devices' 2x: neither spread nor "
-            "reference explains them; lesson 02 §9 names "
+            "device's): 2 of its 5 rounds past it too (2.05x, 2.03x), past 2 devices' 2x: a finding to explain by "
+            "that alone (rule 1), whatever the spread or the reference say (within the reference + that spread, "
+            "1.98x + 0.11 = 2.09, which would otherwise explain them); lesson 02 §9 names "
             "what such a round can be") in said, said
     assert "lie within it" not in said and "2 of its 5 rounds above 2 devices' 2x" not in said
-    assert "neither spread nor reference explains them" in _note(_m())
+    assert "a finding to explain by that alone (rule 1)" in _note(_m())
     # the other outcomes: no round past the reference; one beyond the spread past 2x beside one within it
     high = report.lesson_02_rounds_reading(ZBV | {"reference": 2.10}, "ZBV")
     assert "its rounds above the bound lie within it; 2 of its 5 rounds above 2 devices' 2x (2.05x, 2.03x)" in high
     mixed = report.lesson_02_rounds_reading(ZBV | {"rounds": [2.15, 1.73, 1.95, 2.03, 1.81]}, "ZBV")  # ± 0.11
     assert ("1 of its 5 rounds past it too (2.15x), beyond the rounds' spread of the median (± 0.11) and the "
             "reference + that spread (1.98x + 0.11 = 2.09): a finding to explain, which no reference explains; 1 "
-            "past it too (2.03x), past 2 devices' 2x: neither spread nor reference explains it; 2 of its 5 rounds above 2 devices' 2x "
+            "past it too (2.03x), past 2 devices' 2x: a finding to explain by that alone (rule 1), whatever the "
+            "spread or the reference say (within the reference + that spread, 1.98x + 0.11 = 2.09, which would "
+            "otherwise explain it); 2 of its 5 rounds above 2 devices' 2x "
             "(2.15x, 2.03x)") in mixed, mixed
     assert "lie within it" not in mixed
     # a round past the reference within the spread and under 2x: explained by the spread, as before

@@ -59,8 +59,8 @@ def test_row_a19_reads_each_median_against_its_reference_as_lesson_02_does():
     assert median_past_reference(ZBV | {"rounds": []}, 1.61) == ""
     m = _figures(pipeline=_recorded(1.6, 16 / 9), ddp=_recorded(1.34), zbv=_recorded(**ZBV))
     a19 = verdicts.judge(claims.BY_ID["A19"], m, {}).evidence
-    assert ("beyond the rounds' spread of the median (± 0.17): a finding to explain; above its work-scaled "
-            "reference (1.61x) by more than the rounds' spread (± 0.17): a finding to explain") in a19, a19
+    assert ("2.35x: past 2x, so a finding by that alone, whatever the spread or the reference; above its "
+            "work-scaled reference (1.61x) by more than the rounds' spread (± 0.17): a finding to explain") in a19, a19
 
 
 def test_a_tie_as_printed_is_said_as_a_tie():

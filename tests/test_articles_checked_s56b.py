@@ -39,8 +39,9 @@ def test_zbv_rounds_above_its_bound_are_read_as_every_schedule_reads_them():
     said = rounds_above_words(ZBV)
     # 1.98 + 0.08 = 2.06: 2.04, 2.02 and 1.98 lie within it; 2.04 and 2.02 are past 2x all the same
     assert said == ("2 of 5 rounds above 2 devices' 2x (2.04x, 2.02x): a finding to explain; 3 of 5 rounds above "
-                    "the bound (up to 2.04x): within the rounds' spread of the median (± 0.08), which explains "
-                    "those up to 2x; a round past 2x is a finding to explain, which no spread explains"), said
+                    "the bound (up to 2.04x): 2.04x, 2.02x: past 2x, so a finding by that alone, whatever the spread or "
+                    "the reference; the other round (1.98x): within the rounds' spread of the median (± 0.08), "
+                    "which explains it"), said
     # interleaved 1F1B (median at its bound, none past 2x) reads them the same way
     assert rounds_above_words(ILV).endswith("within the rounds' spread of the median (± 0.06), which explains them")
     # the other outcomes: ZBV at its bound with none past 2x; §5's median above its bound beyond its spread

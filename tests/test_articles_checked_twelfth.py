@@ -24,7 +24,7 @@ def test_a21_reads_its_round_past_2x_as_a_finding_both_branches():
     row = verdicts.judge(claims.BY_ID["A21"], m, {})
     assert ("1.52x ± 0.14 (median of 6 paired rounds, range 1.20-2.03x) one device's speed, bound 2x: faster, "
             "under the bound: 52% of its gain; 1 of 6 rounds above the bound (up to 2.03x, 1 of them past 2 "
-            "devices' 2x): beyond the rounds' spread of the median (± 0.14): a finding to explain") in row.evidence
+            "devices' 2x): 2.03x: past 2x, so a finding by that alone, whatever the spread") in row.evidence
     assert row.check == verdicts.ABOVE, row.check
     # the verdict's run note says it beside the median's "faster"
     assert ("in this run tensor parallel inference was faster than one device (1.52x ± 0.14: faster, under the "

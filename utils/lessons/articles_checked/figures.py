@@ -433,26 +433,39 @@ def rounds_above_words(record: dict, lesson: str = "lesson 02 §5") -> str:
         return _rounds_above_a_median_above(record, above, past, near)
     of_them = f", {len(past)} of them past {DEVICES} devices' {DEVICES}x" if past else ""
     said = f"{len(above)} of {len(rounds)} rounds above the bound (up to {round_text(max(above))}x{of_them})"
-    return f"{said}: {per_round_words(record, above)}"
+    return f"{said}: {per_round_words(record, above, named=bool(past))}"
 
 
-def per_round_words(record: dict, above: list[float]) -> str:
+def per_round_words(record: dict, above: list[float], named: bool = False) -> str:
     """What the rounds' spread says of ``above`` (rounds above the bound), round by round, as printed, in lesson
-    02's words (``model_split.rounds_above.spread_words``): those beyond the median + the spread are a finding to
-    explain (``rounds_past_spread``); those within it are explained by it, except a round past 2 devices' 2x,
-    which no spread explains."""
-    beyond = [x for x in rounds_past_spread(record) if x in above]
+    02's words (``model_split.rounds_above.spread_words``): a round past 2 devices' 2x first, a finding by that
+    alone; those beyond the median + the spread are a finding to explain; those within it are explained by it."""
     devices = record.get("devices", DEVICES)  # None: a bound that counts no devices (row B8's bytes)
-    past = [x for x in above if x not in beyond and devices is not None and round_above(x, devices)]
-    finding = f"a round past {DEVICES}x is a finding to explain, which no spread explains"
+    # rule 1 (t33_09 #2): a round past 2x is a finding by that alone, so it gets that reason, never the spread's
+    two = [x for x in above if devices is not None and round_above(x, devices)]
+    above = [x for x in above if x not in two]
+    beyond = [x for x in rounds_past_spread(record) if x in above]
     # lesson 02's rule (t30_09 #2): a round the work-scaled reference + the spread reaches is no finding
     work = work_reached(record, beyond) if devices is not None else []
     above, beyond = [x for x in above if x not in work], [x for x in beyond if x not in work]
-    said = band_clauses(above, beyond, past, spread_of(record), DEVICES, finding) if above else ""
+    said = band_clauses(above, beyond, [], spread_of(record), DEVICES, "") if above else ""
     reached = work_reference_clause(work_row(record), work, spread_of(record)) if work else ""
-    if reached and said:  # the count covers the reached rounds too: the band reads the others, as lesson 02 says
-        said = ("the other round: " if len(above) == 1 else f"the other {len(above)}: ") + said
-    return "; ".join(filter(None, [reached, said]))
+    if (reached or two) and said:  # the count covers the rounds named first: the band reads the others
+        said = (f"the other round ({round_text(above[0])}x): " if len(above) == 1
+                else f"the other {len(above)}: ") + said
+    reason = "the spread or the reference" if work_row(record).work_bound is not None else "the spread"
+    return "; ".join(filter(None, [past_two_clause(two, named, reason), reached, said]))
+
+
+def past_two_clause(two: list[float], named: bool = False, reason: str = "the spread or the reference") -> str:
+    """Rounds past 2 devices' 2x, a finding by that alone (cell 0's rule 1), whatever ``reason``; "" if none."""
+    if not two:
+        return ""
+    shown = ", ".join(f"{round_text(x)}x" for x in two)
+    if named:  # the count past 2x leads the clause already: only its reason here
+        return f"{shown}: past {DEVICES}x, so a finding by that alone, whatever {reason}"
+    return (f"{shown} past {DEVICES} devices' {DEVICES}x: {'a finding' if len(two) == 1 else 'findings'} to "
+            f"explain by that alone, whatever {reason}")
 
 
 def work_row(record: dict):
@@ -494,7 +507,7 @@ def _rounds_above_a_median_above(record: dict, above: list[float], past: list[fl
     if not near:  # but a round past the work-scaled reference + the spread too stays one (t31_09 #2)
         past_reach = past_reach_words(_reach_row(record)) if work_row(record).work_bound is not None else ""
         return f"{said}, read with the median, except {past_reach}" if past_reach else said
-    return f"{said}: {per_round_words(record, above)}"
+    return f"{said}: {per_round_words(record, above, named=bool(past))}"
 
 
 def _reach_row(record: dict):

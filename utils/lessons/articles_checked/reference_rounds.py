@@ -59,7 +59,8 @@ def reference_top(record: dict, ref: float) -> float:
 def past_reference_clauses(record: dict, ref: float, it: str = "it") -> list[str]:
     """The rounds past the reference, each group with what explains it (the first names the count of rounds and
     the spread): beyond the median + the spread and the reference + the spread, a finding no reference explains;
-    past 2 devices' 2x, a finding too (neither spread nor reference explains it); within the spread, explained
+    past 2 devices' 2x, a finding by that alone (rule 1: equal work on two devices gives at most 2x), even where
+    the reference + the spread would reach it (the clause says so, with the sum); within the spread, explained
     by it (noise around the median: where the median is itself past the reference beyond it, a finding, the
     clause says they lie around it); beyond the spread but within the reference + the spread, explained by the
     reference, as lesson 02 reads it. "too" (past the bound too) only where the reference is at or above the
@@ -71,7 +72,8 @@ def past_reference_clauses(record: dict, ref: float, it: str = "it") -> list[str
     top = f"{as_printed(ref, 2):.2f}x + {spread_of(record):.2f} = {reference_top(record, ref):.2f}"
     groups = [(0, "beyond the rounds' spread{spread} and the reference + that spread (" + top
                + "): a finding to explain, which no reference explains"),
-              (1, f"past {DEVICES} devices' {DEVICES}x: neither spread nor reference explains {{them}}"),
+              (1, f"past {DEVICES} devices' {DEVICES}x: a finding to explain by that alone (rule 1), whatever the "
+               "spread or the reference say{reach}"),
               (2, "within the rounds' spread{spread}" + around),
               (3, "beyond the rounds' spread{spread} but within the reference + that spread (" + top
                + "), which explains {them}")]
@@ -85,8 +87,21 @@ def past_reference_clauses(record: dict, ref: float, it: str = "it") -> list[str
         said.append(f"{len(rounds)}" + (f" of its {len(record['rounds'])} rounds" if first else "")
                     + f" past {it if first else 'it'}{too} ({listed(rounds)}), "
                     + words.format(spread=f" of the median (± {spread_of(record):.2f})" if first else "",
-                                   them="it" if len(rounds) == 1 else "them"))
+                                   them="it" if len(rounds) == 1 else "them",
+                                   reach=two_reach(record, ref, rounds) if index == 1 else ""))
     return said
+
+
+def two_reach(record: dict, ref: float, rounds: list[float]) -> str:
+    """Beside rounds past 2x: where the reference + the spread reaches them all, say so, with the sum, so that a
+    reader sees that only rule 1 makes them findings (t33_09 #2): " (within the reference + that spread, 1.96x +
+    0.08 = 2.04, which would otherwise explain it)"; "" where a round lies past that sum too."""
+    top = reference_top(record, ref)
+    if as_printed(ref, 2) > DEVICES or any(round_above(x, top) for x in rounds):  # past 2x it explains none
+        return ""
+    them = "it" if len(rounds) == 1 else "them"
+    return (f" (within the reference + that spread, {as_printed(ref, 2):.2f}x + {spread_of(record):.2f} = "
+            f"{top:.2f}, which would otherwise explain {them})")
 
 
 def listed(rounds: list[float]) -> str:
