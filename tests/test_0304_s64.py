@@ -77,7 +77,7 @@ def test_lesson_04_counts_every_timed_quantized_path_and_prints_a_mean_of_images
     answer, closing = _source("notebooks/04_compression.ipynb", 49), _source("notebooks/04_compression.ipynb", 72)
     assert "references_reading(lo, refs[lo][best].label, lo_rows, timed=timed_quantized)" in answer
     assert 'variants[n].stores in ("int8", "int4")' in answer
-    assert "lo_rows, timed=timed_quantized))" in closing
+    assert "references_count(" in closing and "lo, refs[lo][best].label, timed_quantized))" in closing
     distill = _source("notebooks/04_compression.ipynb", 64)
     assert "teacher_gap * len(test_set):+.1f} of" in distill and "teacher_gap * len(test_set):+.0f}" not in distill
     assert "against the mean of {DISTILL_SEEDS} " in distill

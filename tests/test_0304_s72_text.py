@@ -41,3 +41,9 @@ def test_lesson_03_scaling_verdict_gives_the_bound_s_why_a_sentence_of_its_own()
     source = next(c.source for c in cells(LESSON_03) if c.cell_type == "code" and "scaling.verdict(sc)" in c.source)
     assert "({S.scaling_bound_why})" not in source
     assert "The {sc['bound']:g}x {bound_is}: {S.scaling_bound_why}." in source
+
+
+def test_lesson_04_says_the_dram_probe_s_arrays_overflow_the_l3_together():  # t33_0304 other (c)
+    text = "\n".join(c.source for c in cells(LESSON_04) if c.cell_type == "markdown")
+    assert "on arrays larger than the caches" not in text  # each array is the L3's size, not larger
+    assert "on arrays that together overflow the caches it measures DRAM" in text

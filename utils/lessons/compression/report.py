@@ -277,6 +277,15 @@ def references_reading(batch: int, label: str, rows: list[tuple[str, float, floa
     return f"At batch {batch} ({label}) {head}. The figures the lesson reads: {each}."
 
 
+def references_count(batch: int, label: str, timed: list[tuple[str, float, float, float]]) -> str:
+    """Section 4's count of quantized paths short of their roofline references at ``batch``, without the
+    figures, which section 4's answer line prints: the closing line the summary's quantization bullet points
+    to, so that the page does not print that answer twice (t33_0304 other (d)). ``timed`` as in
+    ``references_reading``. Lesson 04."""
+    return (f"At batch {batch} ({label}) {_short_count(timed, 'with int8 or int4 weights timed')}; section 4's "
+            "answer names each one with its figures.")
+
+
 def _short_count(rows: list[tuple[str, float, float, float]], which: str) -> str:
     """How many of ``rows`` (name, speedup, noise, reference) fell short of their roofline references, in
     words that fit the count: all of them, some ("2 of 3"), none, or the one row's. ``which``: the paths

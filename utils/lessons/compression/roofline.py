@@ -37,7 +37,7 @@ class Rates:
 
     fp32_flops: float  # fp32 matmul, operations per second, at the shape measured
     int8_ops: float | None  # int8 matmul (int32 accumulate), operations per second; None where none runs
-    bandwidth: float  # bytes per second from memory (DRAM): STREAM on arrays larger than the last cache
+    bandwidth: float  # bytes per second from memory (DRAM): STREAM on 3 arrays that together overflow the L3
     shape: tuple[int, int, int]  # (B, K, N) of the matmuls timed
     int8_error: str = ""  # why no int8 matmul ran, where none did
     cache_bandwidth: float | None = None  # bytes per second from the last-level cache (a reference), if measured
@@ -104,7 +104,8 @@ def measure_rates(device: str, batch: int, k: int, n: int, *, rounds: int = 5, c
     by the machine profile's functions (``utils.machine``) in interleaved rounds, each the fastest run.
 
     DRAM's bandwidth is STREAM on arrays of ``copy_bytes`` or of the last-level cache's size, whichever is
-    larger (a server's L3 of hundreds of MiB holds 64 MiB). ``cache_bytes``: where given, STREAM also runs on
+    larger (a server's L3 of hundreds of MiB holds 64 MiB): STREAM's three arrays then overflow the cache
+    together, each at least its size. ``cache_bytes``: where given, STREAM also runs on
     arrays of that size (a model's weights), warm: the cache-resident reference of a pass that fits in the
     L3. ``threads``: CPU threads while timing on the CPU (lesson 04 times its models on one). ``half``: the
     16-bit type whose matmul rate is ``Rates.bf16_flops`` ("fp16" on a GPU that emulates bf16, a T4). Lesson 04.
