@@ -35,3 +35,27 @@ def test_another_part_that_dominates_names_the_saved_compute(story):
     assert said.endswith("widths where the compute each rank saves (half one device's) outweighs its all-reduces, "
                          "whatever they cost.")
     assert "half the compute" not in said
+
+
+def test_gloo_s_figures_go_to_the_block_unless_they_are_a_candidate():
+    """t33_0708 other #4: the visible answer ran to 25 lines; gloo's threads, where they explain nothing, now
+    sit in the collapsed block beside what was ruled out; a candidate stays in the answer."""
+    rank = lambda compute, waited, other: {  # noqa: E731
+        "step": compute + waited + 0.0017, "allreduce": waited + 0.0017, "compute": compute,
+        "thread_cpu": compute + waited + 0.0017, "other_threads_cpu": other, "waited": waited,
+        "after_both": 0.0017, "after_other": 0.0}
+    m = {"model_compute": 0.01789, "model_comm": 0.00066, "model_step": 0.01855, "one": 0.03578, "others": 0.0,
+         "steal": 0.0, "paired": True, "residual": 0.46, "waiting_core": 0.01,
+         "corun": {"alone": 0.01815, "together": 0.01849, "together_core": 1.0},
+         "ranks": [rank(0.01898, 0.00092, 0.00088), rank(0.01986, 0.0, 0.00073)]}
+    shared = report.miss_answer(m, "")[0][-1]   # CPU time past the step: cores shown shared, kept in the answer
+    assert "the rank waited for: they do not explain the gap by themselves" in shared and "oversubscription" in shared
+    for r in m["ranks"]:   # CPU time under the step: nothing shown, so the figures go to the block
+        r["thread_cpu"] -= 0.0030
+    answer, block = (" ".join(said) for said in report.miss_answer(m, ""))
+    assert "why it computed longer is not known from this run. What would show" in answer and "gloo" not in answer
+    assert " The worker's other threads (gloo's) used 0.88 ms of CPU on rank 0 and 0.73 ms on rank 1" in block
+    m["ranks"][1]["other_threads_cpu"] = 0.00120   # the later rank's threads used more: a candidate, kept
+    answer, block = (" ".join(said) for said in report.miss_answer(m, ""))
+    assert "is not known from this run; one candidate for the gap this run does not rule out" in answer
+    assert "one candidate for the gap" not in block   # said once, in the answer

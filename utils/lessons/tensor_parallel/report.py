@@ -14,7 +14,7 @@ from utils.lessons.tensor_parallel import inference, verdicts
 from utils.lessons.tensor_parallel.cost import crossover_width, miss_as_printed
 from utils.lessons.tensor_parallel.miss_parts import COMPUTE_PART, LATE_PART, WAIT_PART, longer_step
 from utils.lessons.tensor_parallel.miss_parts import miss_parts as _miss_parts
-from utils.lessons.tensor_parallel.other_threads import gap_candidate, threads_candidate
+from utils.lessons.tensor_parallel.other_threads import gap_candidate, threads_candidate, whole_core
 from utils.lessons.tensor_parallel.timed_rounds import (  # noqa: F401 (section 1's, as report.X)
     article_claim, bound_says, paired_ratio, timed_split, timed_split_details)
 from utils.tables import Table
@@ -508,15 +508,27 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
         # gloo's threads are read on both ranks (``gap_candidate``): a candidate only where rank o's used more
         why, which = (("why it computed longer", "the gap") if said["late"] else
                       (f"what held rank {o} back", "the wait"))
+        gloo = gap_candidate(m["ranks"], o, which)
+        # a candidate, or cores shown shared, stays in the answer; gloo's figures that explain nothing go to
+        # the block with the rest of what was ruled out (t33_0708 other #4: the visible answer ran to 25 lines)
+        shown = gloo.startswith("; one candidate") or whole_core(m["ranks"])
+        kept, aside = (gloo, "") if shown else ("", _as_sentence(gloo))
         return (f"{'Cause: the' if said['late'] else 'No cause found: the'} largest part of the miss is waiting "
                 f"for the other rank ({parts[largest] * 1e3:.2f} ms), and {verdicts.wait_words(said)}; {why} is "
-                f"not known from this run{gap_candidate(m['ranks'], o, which)}. {ruled}{left_open} What "
+                f"not known from this run{kept}. {ruled}{left_open}{aside} What "
                 "would show the model's speed-up: widths where the compute each rank saves (half one device's) "
                 "outweighs its all-reduces and its waits for the other rank, whatever they cost.")
     return (f"No cause found: the largest part of the miss is {largest} ({parts[largest] * 1e3:.2f} ms); why "
             f"is not known from this run{threads_candidate(m['ranks'], 'its cause')}. {ruled}{left_open} "
             "What would show the model's speed-up: widths where the compute each rank saves (half one "
             "device's) outweighs its all-reduces, whatever they cost.")
+
+
+def _as_sentence(clause: str) -> str:
+    """"; the worker's other threads ..." as a sentence of its own, " The worker's other threads ....";
+    "" for ""."""
+    text = clause.removeprefix("; ")
+    return f" {text[:1].upper()}{text[1:]}." if text else ""
 
 
 def _compute_cause(m: dict, slow: dict, parts: dict) -> str:
