@@ -27,7 +27,7 @@ def test_above_the_roof_within_the_chains_noise_is_no_excess():
     c = _gelu(9.28, NOISY)
     said = algorithms_report.chain_rate_sentence(c, 8 * MIB, 18.7e9, 22)
     assert said.startswith("The op-by-op chain moved 22 x 8 MiB = 176 MiB in 9.28 ms: 19.9 GB/s, 106% of that roof")
-    assert ": above it by no more than the 44% its pair's ± is of its median (2.53x ± 1.12)" in said
+    assert ": above it by no more than its pair's noise, 44% (half its middle half, 1.50x-3.74x, over its median 2.53x)" in said
     assert "no excess shown: bytes over bandwidth is a reference for its time." in said
     assert "cache" not in said and "faster than the measured bandwidth" not in said
 
@@ -35,7 +35,7 @@ def test_above_the_roof_within_the_chains_noise_is_no_excess():
 def test_above_the_roof_by_more_than_its_noise_is_a_finding():
     steady = (2.45, 2.5, 2.53, 2.6, 2.7)  # ± 0.05 on 2.53x: 2%
     said = algorithms_report.chain_rate_sentence(_gelu(9.28, steady), 8 * MIB, 18.7e9, 22)
-    assert "106% of that roof: above it by more than the 2% its pair's ± is of its median" in said
+    assert "106% of that roof: above it by more than its pair's noise, 2% (half its middle half" in said
     assert "part of its bytes came faster than the measured bandwidth" in said and "not a floor" in said
     # no rounds' spread at all: above it, with no "by more than" to print
     bare = algorithms_report.chain_rate_sentence(_gelu(9.28), 8 * MIB, 18.7e9, 22)

@@ -29,7 +29,7 @@ def test_the_speed_up_is_the_rounds_median_and_the_fastest_times_ratio_is_kept_a
     c = gelu()
     assert f"{c.fastest_ratio:.2f}" == "2.90" and c.speedup == c.fastest_ratio  # lesson 09 reads the old name
     assert (c.median, c.spread) == (3.43, 0.60)
-    assert algorithms_report.speedup_text(c) == "3.43x ± 0.60"
+    assert algorithms_report.speedup_text(c) == "3.43x (middle half 2.90x-4.10x)"  # one range, its rounds' middle half (t33_0001 #1)
     assert "24% of its gain" in c.verdict  # (3.43 - 1) / (11 - 1), from the median, not (2.90 - 1) / 10 = 19%
 
 
@@ -56,13 +56,13 @@ def test_the_verdict_reads_the_median_not_the_fastest_times_ratio():
 def test_the_headline_and_sentences_put_the_spread_beside_the_median_only():
     c = gelu()
     row = algorithms_report.comparison_rows([c])[0]
-    assert row[2] == "3.43x ± 0.60" and "rounds' median" in algorithms_report.COMPARISON_COLUMNS[2]
+    assert row[2] == "3.43x (middle half 2.90x-4.10x)" and "rounds' median" in algorithms_report.COMPARISON_COLUMNS[2]
     said = algorithms_report.algorithms_sentence([c])
-    assert "3.43x ± 0.60 beside a bytes ceiling of 11.00x" in said and "2.90x" not in said
-    assert "the median of the rounds' own ratios, slow over fast within one round, ± half the middle half's range" in said
+    assert "3.43x (middle half 2.90x-4.10x) beside a bytes ceiling of 11.00x" in said and "fastest" not in said  # the fastest times' ratio (2.90x) is the details'
+    assert "the median of the rounds' own ratios, slow over fast within one round, with their middle half" in said
     assert "fastest round against fastest round" not in said
     fused = algorithms_report.fused_bandwidth_sentence(c, 16 * 2**20, 18.7e9)
-    assert "it gave 3.43x ± 0.60: faster, under the bytes ceiling" in fused and "2.90x ±" not in fused
+    assert "it gave 3.43x (middle half 2.90x-4.10x): faster, under the bytes ceiling" in fused and "2.90x ±" not in fused
 
 
 def test_the_details_label_the_fastest_times_ratio_and_list_every_round():
@@ -70,8 +70,9 @@ def test_the_details_label_the_fastest_times_ratio_and_list_every_round():
     assert "fastest times' ratio" in table.columns and "±" not in table.to_text()
     assert [dict(zip(table.columns, row))["fastest times' ratio"] for row in table.rows] == ["2.90x", "2.90x"]
     said = report.rounds_sentence([gelu(), gelu(rounds=(), fast="compiled GELU")])
-    assert said == ("Each round's own ratio, slow over fast in that round (the speed-up is their median ± half the middle half's range): "
-                    "GELU, gelu_fused: 2.24x, 2.90x, 3.43x, 4.10x, 5.03x (median 3.43x ± 0.60); "
+    assert said == ("Each round's own ratio, slow over fast in that round (the speed-up is their median; its range "
+                    "their middle half, or where the rounds disagree, the range that is known): "
+                    "GELU, gelu_fused: 2.24x, 2.90x, 3.43x, 4.10x, 5.03x: median 3.43x (middle half 2.90x-4.10x); "
                     "GELU, compiled GELU: none kept.")
 
 
@@ -83,14 +84,14 @@ def test_the_chains_noise_is_the_spread_over_the_median():
 def test_no_payback_prints_the_median_and_its_spread():
     compiled = gelu(slow_ms=3.6, fast_ms=3.0, rounds=(0.8, 0.9, 1.02, 1.1, 1.3), fast="compiled GELU")
     said = report.payback_sentence(1.8, compiled)
-    assert "ran 1.02x ± 0.10 (within noise: no effect shown), so no payback is shown" in said
+    assert "ran 1.02x (middle half 0.90x-1.10x) (within noise: no effect shown), so no payback is shown" in said
 
 
 def test_the_closing_table_note_says_a_speed_up_is_the_rounds_median():
     from types import SimpleNamespace as NS
 
     note = report.plus_minus_note(NS(mfus=[0.45, 0.46, 0.47]), NS(matmul_shares=[0.5] * 5))
-    assert note.startswith("In the table, a speed-up is the median of its rounds' own ratios ± half their middle half's range")
+    assert note.startswith("In the table, a speed-up is the median of its rounds' own ratios, with their middle half")
 
 
 def test_the_ledger_keeps_the_median_as_its_value_and_the_fastest_times_ratio_apart(monkeypatch, tmp_path):
@@ -106,6 +107,7 @@ def test_the_notebook_reads_the_median_in_its_closing_row_and_says_so_in_the_det
     nb = json.loads((ROOT / "notebooks" / "01_why_slow.ipynb").read_text())
     sources = ["".join(c["source"]) for c in nb["cells"]]
     closing = next(s for s in sources if "fused attention beats the naive one" in s)
-    assert "attention.median," in closing and "attention.speedup" not in closing
+    # the row prints the pair as section 5 does (``report.speedup_claim``: its median and one range, t33_0001)
+    assert "report.speedup_claim(" in closing and "attention.speedup" not in closing
     details = next(s for s in sources if "report.comparison_table(COMPARISONS)" in s)
     assert "the median of the rounds' own ratios" in details and "report.rounds_sentence(COMPARISONS)" in details

@@ -33,7 +33,7 @@ def test_past_a_rough_roofs_spread_is_still_a_finding():
 def test_a_roof_spread_within_rough_is_not_the_yardstick():
     # 40% is within lesson 00's 50%: the pair's own 2% decides, as before
     said = algorithms_report.chain_rate_sentence(_gelu(7.85), 8 * MIB, 18.7e9, 22, roof_spread=0.40)
-    assert "126% of that roof: above it by more than the 2% its pair's ± is of its median (2.53x ± 0.05)" in said
+    assert "126% of that roof: above it by more than its pair's noise, 2% (half its middle half" in said
 
 
 def test_the_larger_of_the_pairs_and_the_roofs_noise_decides():
@@ -41,7 +41,7 @@ def test_the_larger_of_the_pairs_and_the_roofs_noise_decides():
     assert algorithms_report.chain_yardstick(_gelu(7.85, noisy), 0.60)[0] == 0.60
     wide = (1.0, 1.2, 2.53, 4.5, 5.0)  # ± (4.5 - 1.2) / 2 = 1.65 on 2.53x: 65%, over the roof's 54%
     noise, named = algorithms_report.chain_yardstick(_gelu(7.85, wide), 0.54)
-    assert noise == 0.65 and named.startswith("the 65% its pair's ± is of its median")
+    assert noise == 0.65 and named.startswith("its pair's noise, 65% (half its middle half, 1.20x-4.50x, over its median")
     assert algorithms_report.chain_yardstick(_gelu(7.85, ()), 0.3) == (0.0, "")
 
 
@@ -53,8 +53,8 @@ def test_the_fused_sentence_passes_the_roofs_spread_on():
 def test_a_speed_ups_plus_minus_is_never_called_a_spread():
     c = _gelu(7.85)
     assert "spread" not in algorithms_report.COMPARISON_COLUMNS[2]
-    assert "half the middle half's range" in algorithms_report.COMPARISON_COLUMNS[2]
+    assert "rounds' median (range)" in algorithms_report.COMPARISON_COLUMNS[2]  # one range (t33_0001 #1)
     assert "± their spread" not in algorithms_report.algorithms_sentence([c])
     assert "median ± spread" not in algorithms_report.rounds_sentence([c])
     note = report.plus_minus_note(NS(mfus=[0.45, 0.47]), NS(matmul_shares=[0.5] * 5))
-    assert "spread" not in note and "± is the same measure over the 5 profiled steps" in note
+    assert "spread" not in note and "± is half the middle half's range of the 5 profiled steps" in note

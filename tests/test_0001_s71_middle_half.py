@@ -34,7 +34,7 @@ def test_the_gain_span_caps_at_the_ceiling_and_says_a_low_end_under_1x():
     assert gain_share_span(0.9, 3.0, 11.0) == " (-1% to 20% across its rounds' middle half, which reaches below 1x)"
     assert gain_share_span(0.996, 3.0, 11.0) == " (0%-20% across its rounds' middle half)"   # -0.04%: 0%
     assert gain_share_span(3.0, 3.04, 11.0) == ""   # 20% at both ends: one figure, no range
-    assert pair("b", 9.0, 3.5, (3.0,) * 5).verdict == "faster, under the bound: 20% of its gain"
+    assert pair("b", 9.0, 3.0, (3.0,) * 5).verdict == "faster, under the bound: 20% of its gain"
 
 
 def test_the_payback_range_is_worked_from_the_middle_half():

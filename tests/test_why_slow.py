@@ -547,7 +547,7 @@ def test_a_speed_up_within_its_rounds_noise_is_not_called_faster():
     noisy = Comparison("x", "slow", "fast", 1.05e-3, 1.0e-3, 0.0, round_ratios=(0.9, 1.0, 1.05, 1.1, 1.2))
     assert noisy.spread == pytest.approx(0.05) and noisy.verdict == "within noise: no effect shown"
     said = report.algorithms_sentence([noisy])
-    assert "1.05x ± 0.05: within noise: no effect shown" in said
+    assert "1.05x (middle half 1.00x-1.10x): within noise: no effect shown" in said
     assert "0 of 1 rewritten versions" in report.algorithms_answer([noisy])
     clear = Comparison("x", "slow", "fast", 2e-3, 1e-3, 0.0, round_ratios=(1.9, 2.0, 2.0, 2.1, 2.2))
     assert clear.verdict == "faster than the baseline" and "every rewritten version was faster" in \
@@ -576,8 +576,8 @@ def test_the_count_of_faster_versions_reads_the_same_verdict_as_its_rows():
     noisy = Comparison("g", "slow", "fused", 2.54e-3, 1e-3, 0.0, round_ratios=(0.3, 0.4, 2.5, 4.9, 5.0))
     slower = Comparison("s", "slow", "fast", 0.8e-3, 1e-3, 0.0, round_ratios=(0.78, 0.79, 0.8, 0.81, 0.82))
     said = report.algorithms_sentence([clear, noisy, slower])
-    # the rounds' median 2.50x, not the fastest times' 2.54 / 1.00 (t28_09 #5), ± their spread
-    assert "2.50x ± 2.25: within noise: no effect shown" in said
+    # the rounds' median 2.50x, not the fastest times' 2.54 / 1.00 (t28_09 #5), with their middle half (t33_0001)
+    assert "2.50x (middle half 0.40x-4.90x): within noise: no effect shown" in said
     said = report.algorithms_answer([clear, noisy, slower])  # the count: the answer's (t29_0001)
     assert ("1 of 3 rewritten versions were faster here; 1 within noise: no effect shown" in said
             and "that is not a slowdown either" in said and "1 not faster: what it removes did not limit" in said)
@@ -587,7 +587,7 @@ def test_the_count_of_faster_versions_reads_the_same_verdict_as_its_rows():
     assert [r[4] for r in rows] == ["faster", "within noise", "not faster"]  # the table's column, same rule
     assert len(report.COMPARISON_COLUMNS) == len(rows[0])
     gelu = report.fused_bandwidth_sentence(noisy, 16 * 2**20, 18.7e9)
-    assert "it gave 2.50x ± 2.25: within noise: no effect shown." in gelu
+    assert "it gave 2.50x (middle half 0.40x-4.90x): within noise: no effect shown." in gelu
 
 
 def test_a_time_computed_from_one_measured_message_is_not_shown_as_measured():
@@ -744,7 +744,7 @@ def test_each_fused_version_carries_its_own_note_and_a_fused_op_far_under_its_ro
                                   (x,), "cpu", 1, note=["counted", "expected, not counted"])
     assert [c.note for c in rows] == ["counted", "expected, not counted"]
     fast = NS(fast="gelu_fused", fast_seconds=3.87e-3, slow_seconds=10.4e-3, speedup=2.7, median=2.7, spread=0.0,
-              verdict="faster")
+              verdict="faster", known_range=None, disturbed=False)
     far = report.fused_bandwidth_sentence(fast, 16 * 2**20, 18.7e9)
     assert "memory-bound by the roofline's count (its intensity is below the ridge), yet" in far
     near = report.fused_bandwidth_sentence(NS(**{**vars(fast), "fast_seconds": 1.0e-3}), 16 * 2**20, 18.7e9)

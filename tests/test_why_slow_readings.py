@@ -258,7 +258,8 @@ def test_a_fused_pair_is_judged_against_its_bytes_ceiling_never_holds(slow_ms, r
     row = report.comparison_rows([pair])[0]
     assert row[2].startswith(f"{slow_ms:.2f}x") and row[3] == "11.00x" and row[4] == word
     said = report.algorithms_sentence([pair])
-    assert f"{slow_ms:.2f}x ± {pair.spread:.2f} beside a bytes ceiling of 11.00x" in said
+    low, high = pair.middle_half  # the speed-up's one range (t33_0001 #1)
+    assert f"{slow_ms:.2f}x (middle half {low:.2f}x-{high:.2f}x) beside a bytes ceiling of 11.00x" in said
     # t25_0001 #3: the sentence calls the ceiling a ceiling, not "the bound"
     assert verdict.replace("the bound", "the bytes ceiling") in said and "the bound" not in said
     assert ("a finding to explain" in report.algorithms_count([pair])) == verdict.startswith("above")
@@ -272,7 +273,7 @@ def test_a_pair_without_a_bytes_ceiling_says_why_and_the_table_says_none():
                       "a Python iteration", round_ratios=(4.5, 4.6, 4.7, 4.8, 4.9),
                       no_ceiling="both move the same bytes; the loop pays per row, not per byte")
     assert loop.verdict == "faster than the baseline" and report.comparison_rows([loop])[0][3] == "none"
-    assert ("4.70x ± 0.10: faster than the baseline (no bytes ceiling: both move the same bytes; the loop pays "
+    assert ("4.70x (middle half 4.60x-4.80x): faster than the baseline (no bytes ceiling: both move the same bytes; the loop pays "
             "per row, not per byte)") in report.algorithms_sentence([loop])
     assert report.comparison_summary([loop, _gelu_pair(3.59, 1.0, (3.5, 3.55, 3.59, 3.6, 3.7))]).wrap
 

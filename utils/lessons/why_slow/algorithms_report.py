@@ -8,12 +8,14 @@ import math
 
 from utils import claims
 from utils.lessons.start_here.summary import is_rough  # lesson 00's rule: a spread over ROUGH is rough
-from utils.lessons.why_slow.algorithms import SAME_RESULT, printed_ms
+from utils.lessons.why_slow.algorithms import DISAGREE_EDGE, SAME_RESULT, printed_ms
 from utils.tables import Table
 
-# "spread" is kept for (slowest - fastest) / median (section 1); a speed-up's ± is another measure, named as such
-PLUS_MINUS = "half the middle half's range"  # ``claims.printed_spread`` of 4 or more rounds (this lesson runs 5)
-COMPARISON_COLUMNS = ["what", "slow → fast", f"speed-up: rounds' median ± {PLUS_MINUS}", "bytes ceiling", "verdict",
+# one speed-up, one range, wherever it is printed (reader t33_0001 #1): the rounds' median with their middle
+# half (``Comparison.known_range``), never median ± half that range, which reaches past every round when the
+# rounds are skewed (5.42 + 1.13 = 6.55x against a highest round of 5.77x)
+RANGE_SAID = "their middle half, or where the rounds disagree, the range that is known"
+COMPARISON_COLUMNS = ["what", "slow → fast", "speed-up: rounds' median (range)", "bytes ceiling", "verdict",
                       f"differ by; ≤ {SAME_RESULT:.0e}?"]
 
 
@@ -27,10 +29,16 @@ def comparison_rows(comparisons) -> list[tuple]:
 
 
 def speedup_text(c) -> str:
-    """A pair's speed-up as every line of section 5 prints it: the median of its rounds' own ratios ± half
-    their middle half's range ("3.43x ± 0.81"), the ± beside the figure it was measured around; no ± where no spread was measured.
-    The fastest times' ratio is printed only in the details, labelled as such (``comparison_table``)."""
-    return f"{c.median:.2f}x" + (f" ± {c.spread:.2f}" if c.spread else "")
+    """A pair's speed-up as every line of section 5 and the claims row print it: the median of its rounds' own
+    ratios with the one range ``Comparison.known_range`` gives ("5.42x (middle half 3.20x-5.46x)"; where the
+    rounds disagree, "5.42x (known only as 2.76x to 5.42x: its rounds disagree)"); the median alone where the
+    range is one printed figure or no rounds were kept."""
+    ends, median = c.known_range, f"{c.median:.2f}x"
+    if not ends or f"{ends[0]:.2f}" == f"{ends[1]:.2f}":
+        return median
+    if c.disturbed:
+        return f"{median} (known only as {ends[0]:.2f}x to {ends[1]:.2f}x: its rounds disagree)"
+    return f"{median} (middle half {ends[0]:.2f}x-{ends[1]:.2f}x)"
 
 
 # "middle half" is first met in this table's header: its title says what it is (reader t32_0001)
@@ -92,35 +100,39 @@ def comparison_table(comparisons) -> Table:
 
 def rounds_sentence(comparisons) -> str:
     """Each pair's rounds' own ratios (slow over fast within one round), as printed: the figures the headline's
-    median ± spread is worked from (``Comparison.median``, ``Comparison.spread``), so a reader can redo both."""
+    median and middle half are worked from (``Comparison.median``, ``Comparison.middle_half``), so a reader can
+    redo both."""
     listed = "; ".join(f"{c.what}, {c.fast}: " + (", ".join(f"{r:.2f}x" for r in c.round_ratios) or "none kept")
-                       + (f" (median {speedup_text(c)})" if c.round_ratios else "") for c in comparisons)
+                       + (f": median {speedup_text(c)}" if c.round_ratios else "") for c in comparisons)
     disagree = disagreement_sentence(comparisons)
-    return (f"Each round's own ratio, slow over fast in that round (the speed-up is their median ± {PLUS_MINUS}): "
+    return (f"Each round's own ratio, slow over fast in that round (the speed-up is their median; its range "
+            f"{RANGE_SAID}): "
             f"{listed}." + (f" {disagree[0].upper()}{disagree[1:]}" if disagree else ""))
 
 
 def slowed_rounds(c) -> list[float]:
-    """Where the fastest times' ratio lies below the median's ±, how much slower than its own fastest the slow
-    version ran at least, in each round that shows it: the round's ratio times the fast version's fastest,
-    over the slow version's fastest (the fast one never ran under its fastest), as printed, over 1.00 only."""
+    """Where the fastest times' ratio lies below the rounds' middle half, how much slower than its own fastest
+    the slow version ran at least, in each round that shows it: the round's ratio times the fast version's
+    fastest, over the slow version's fastest (the fast one never ran under its fastest), as printed. Only
+    slowdowns past the noise edge count (reader t33_0001 #2: 1.02x and 1.05x are noise in every other section)."""
     slow, fast = printed_ms(c.slow_seconds), printed_ms(c.fast_seconds)
     least = (claims.half_up(claims.as_printed(r, 2) * fast / slow, 2) for r in c.round_ratios)
-    return [x for x in least if x > 1.0]
+    return [x for x in least if x > 1.0 + DISAGREE_EDGE]
 
 
 def rounds_disagree(c) -> str:
-    """A clause where a pair's fastest times' ratio (as printed) lies outside its median ± (as printed): the
-    rounds did not slow both versions alike, so the speed-up is known only as the range between the two (reader
-    t31_0001 #2: gelu_fused's 5.72x ± 0.81 beside a fastest times' ratio of 2.53x, the op-by-op having run at
-    least 1.72x to 2.64x its fastest in 4 of 5 rounds). "" where the ratio lies within the ±."""
-    fastest = claims.as_printed(c.fastest_ratio, 2)
-    low, high = claims.half_up(c.median - c.spread, 2), claims.half_up(c.median + c.spread, 2)
-    if not c.round_ratios or low <= fastest <= high:
+    """A clause where a pair's fastest times' ratio (as printed) lies outside its rounds' middle half by more
+    than the noise edge (``Comparison.disturbed``): the rounds did not slow both versions alike, so the
+    speed-up is known only as the range between the two (``Comparison.known_range``), the range every other
+    line prints too (reader t33_0001 #1; t31_0001 #2: the op-by-op having run at least 1.72x to 2.64x its
+    fastest in 4 of 5 rounds). "" where the ratio lies within the middle half or its noise edge."""
+    if not c.disturbed:
         return ""
+    fastest = claims.as_printed(c.fastest_ratio, 2)
+    low, high = c.middle_half
     side = "below" if fastest < low else "above"
     said = (f"{c.what}, {c.fast}: the rounds disagree: its fastest times' ratio, {fastest:.2f}x, lies {side} "
-            f"its median's ± ({low:.2f}x to {high:.2f}x)")
+            f"its rounds' middle half ({low:.2f}x to {high:.2f}x) by more than {DISAGREE_EDGE:.0%}")
     slowed = slowed_rounds(c) if side == "below" else []
     if slowed:
         said += (f"; in {len(slowed)} of {len(c.round_ratios)} rounds {c.slow} ran at least "
@@ -128,10 +140,17 @@ def rounds_disagree(c) -> str:
                  f"{c.fast}'s fastest, over {c.slow}'s), so a busy moment slowed it alone")
     else:
         said += ", so the rounds did not slow both versions alike"
-    ends = sorted((fastest, c.median))
+    ends = c.known_range
     share = (f" ({claims.gain_share(ends[0], c.ceiling)} to {claims.gain_share(ends[1], c.ceiling)} of its gain)"
              if c.ceiling else "")
     return said + f": the speed-up is known only as {ends[0]:.2f}x to {ends[1]:.2f}x{share}"
+
+
+def speedup_claim(claim: str, c, slower: str) -> claims.Claim:
+    """The closing table's row for a pair without a ceiling, printed as section 5 prints it (``speedup_text``:
+    one range, t33_0001 #1), its verdict by the course's one rule (``claims.speedup_verdict``)."""
+    return claims.Claim(claim, speedup_text(c), "baseline 1.00x",
+                        claims.speedup_verdict(c.median, None, c.spread, slower=slower))
 
 
 def disagreement_sentence(comparisons) -> str:
@@ -155,14 +174,13 @@ def algorithms_sentence(comparisons) -> str:
         # results within the tolerance are the table's "yes"; a pair past it is said here too (t29_0001: the
         # block repeated the table row by row, and the answer above already gives the count)
         apart = "" if c.same_result else f", results {same_result_said(c)}"
-        # the details' rounds sentence says how far (``rounds_disagree``); the ± alone would hide it (t31_0001 #2)
-        rough = " (its rounds disagree: see each round's ratio)" if rounds_disagree(c) else ""
-        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}{rough}{apart}")
+        # ``speedup_text`` already says where the rounds disagree; the rounds sentence above says how far
+        parts.append(f"{c.what}, {c.fast} ({c.note}): {got}{apart}")
     # "21% of its gain" is not 3.09 / 11.00 (28%): say once what it divides, where it is first printed
     gain = ("; 'of its gain': how far the speed-up went from 1x to its ceiling, (speed-up - 1) / (ceiling - 1)"
             if any("of its gain" in c.verdict for c in comparisons) else "")
     return (f"What each rewritten version removes, and what it bought in this run (the median of the rounds' "
-            f"own ratios, slow over fast within one round, ± {PLUS_MINUS}{gain}): {'; '.join(parts)}.")
+            f"own ratios, slow over fast within one round, with {RANGE_SAID}{gain}): {'; '.join(parts)}.")
 
 
 def algorithms_answer(comparisons) -> str:
@@ -255,8 +273,8 @@ def chain_rate_sentence(c, tensor_bytes: int, roof_rate: float, transfers: int, 
 
 
 def chain_noise(c) -> float:
-    """Its pair's ± (``c.spread``, the rounds' slow / fast ratios) over the median it is taken around, both as
-    printed (2.53x ± 1.12 is 44%), the one measure taken on the chain's rounds (the chain's own times are kept
+    """Half its pair's middle half (``c.spread``, the rounds' slow / fast ratios) over the median, both as
+    printed (1.12 over 2.53x is 44%), the one measure taken on the chain's rounds (the chain's own times are kept
     as their fastest only); 0 where no rounds give a ±."""
     return claims.half_up(c.spread / c.median, 2) if c.median else 0.0
 
@@ -272,8 +290,9 @@ def chain_yardstick(c, roof_spread: float = 0.0) -> tuple[float, str]:
         return roof, (f"the roof's own {claims.percent(roof)} spread (section 2: a share of that roof is good to "
                       "its spread, not to its digits)")
     if pair:
-        return pair, (f"the {claims.percent(pair)} its pair's ± is of its median ({c.median:.2f}x ± "
-                      f"{c.spread:.2f})")
+        low, high = c.middle_half  # the measure the pair's range is (t33_0001 #1), not a ± beside it
+        return pair, (f"its pair's noise, {claims.percent(pair)} (half its middle half, {low:.2f}x-{high:.2f}x, "
+                      f"over its median {c.median:.2f}x)")
     return 0.0, ""
 
 
@@ -334,7 +353,7 @@ def payback_range(compile_seconds: float, gain) -> tuple[float, float, int | Non
     spread: with skewed rounds that reaches below every round (reader t32_0001 #1: 2.48x - 1.16 = 1.32x, 2.2 ms
     saved and 773 calls, where no round ran under 2.37x). None where no rounds were kept, or where the range
     moves no printed saving (5.1 to 5.1 ms says nothing the single figure does not)."""
-    ends = gain.middle_half
+    ends = gain.known_range  # the pair's one range (t33_0001 #1)
     if not ends:
         return None
     first, slow = claims.as_printed(compile_seconds, 1), printed_ms(gain.slow_seconds)
@@ -345,6 +364,12 @@ def payback_range(compile_seconds: float, gain) -> tuple[float, float, int | Non
 
 
 ACROSS = "across the rounds' middle half"  # the payback's range, in the sentence and the claims row alike
+KNOWN = "across the range that is known (the rounds disagree)"  # where ``known_range`` is not the middle half
+
+
+def across(gain) -> str:
+    """How the payback's range is named: ``ACROSS``, or ``KNOWN`` where the rounds disagree."""
+    return KNOWN if gain.disturbed else ACROSS
 
 
 def payback_range_words(compile_seconds: float, gain) -> str:
@@ -355,11 +380,11 @@ def payback_range_words(compile_seconds: float, gain) -> str:
     if span is None:
         return ""
     least, most, fewest, longest = span
-    low, high = gain.middle_half
+    low, high = gain.known_range
     calls = (f"after {fewest:,} to {longest:,} calls" if longest is not None else
              f"after {fewest:,} calls or more (at its low end it saves under 0.1 ms a call: no payback counted)")
     capped = " (each at most the fastest times' difference)" if median_overshoots(gain) else ""
-    return f"; {ACROSS} ({low:.2f}x to {high:.2f}x): {least:.1f} to {most:.1f} ms saved{capped}, {calls}"
+    return f"; {across(gain)} ({low:.2f}x to {high:.2f}x): {least:.1f} to {most:.1f} ms saved{capped}, {calls}"
 
 
 def worked_saving(gain, saved: float, calls: int) -> str:
@@ -388,5 +413,5 @@ def payback_sentence(compile_seconds: float, gain) -> str:
         return said + f"{worked_saving(gain, saved, calls)}{payback_range_words(compile_seconds, gain)}."
     if gain.faster:   # faster, but by less than the 0.1 ms printed
         return said + "it saves under 0.1 ms per call, too little to count its payback from these figures."
-    return said + (f"per call the compiled GELU ran {gain.median:.2f}x ± {gain.spread:.2f} ({gain.verdict}), "
+    return said + (f"per call the compiled GELU ran {speedup_text(gain)} ({gain.verdict}), "
                    "so no payback is shown.")

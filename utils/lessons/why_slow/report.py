@@ -375,6 +375,7 @@ from utils.lessons.why_slow.algorithms_report import (  # noqa: E402, F401
     COMPARISON_COLUMNS, comparison_rows, comparison_summary, same_result_said, verdict_word, ceiling_said,
     comparison_table, algorithms_sentence, algorithms_answer, algorithms_count, fused_bandwidth_sentence, payback,
     payback_range, payback_sentence, rounds_sentence, speedup_text, median_overshoots, saving_ceiling, ACROSS,
+    across, speedup_claim,
 )
 
 
@@ -388,9 +389,9 @@ def payback_claim(compile_seconds: float, gain) -> "Claim":
         saved_said, calls_said = f"at most {saved_said} (the fastest times' difference)", f"{calls_said} or more"
     if span:  # the range across the rounds' middle half, as section 5's sentence prints it
         least, most, fewest, longest = span
-        across = ACROSS
-        saved_said += f" ({least:.1f} to {most:.1f} {across})"
-        calls_said += f" ({fewest:,} to {longest:,} {across})" if longest else f" ({fewest:,} or more {across})"
+        named = across(gain)  # the middle half, or the range known where the rounds disagree (t33_0001 #1)
+        saved_said += f" ({least:.1f} to {most:.1f} {named})"
+        calls_said += f" ({fewest:,} to {longest:,} {named})" if longest else f" ({fewest:,} or more {named})"
     return Claim("torch.compile pays back its compile", f"{first:.1f} s to compile", saved_said,
                  verdict(calls is not None, calls_said,
                          f"its saving a call is {gain.verdict}" if not gain.faster else
@@ -400,8 +401,9 @@ def payback_claim(compile_seconds: float, gain) -> "Claim":
 def plus_minus_note(U, step) -> str:
     """What each ± of the closing table means (each is defined where it first appears; this gathers them)."""
     # one measure, one name: "spread" is (slowest - fastest) / median (section 1), not these ±
-    return (f"In the table, a speed-up is the median of its rounds' own ratios ± half their middle half's range; "
-            f"after the matmul share, ± is the same measure over the {len(step.matmul_shares)} profiled steps. "
+    return (f"In the table, a speed-up is the median of its rounds' own ratios, with their middle half (or, "
+            f"where its rounds disagree, the range that is known); after the matmul share, ± is half the middle "
+            f"half's range of the {len(step.matmul_shares)} profiled steps. "
             f"The MFU is the median of "
             f"{len(U.mfus)} rounds, which ran from {min(U.mfus):.0%} to {max(U.mfus):.0%}.")
 
