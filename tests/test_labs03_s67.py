@@ -48,7 +48,7 @@ def test_a_split_inside_the_full_band_is_no_miss_of_the_model_but_above_the_fit_
             "0.76-2.13x, and the ping-pong") in wide
     assert "no miss of the model, but only because two gaps cancelled" in wide and "split's own" not in wide
     narrow = rounds.owner_words(1.50, 0.71, (0.76, 1.45), 2.14, None, medians, 9)
-    assert "above the fit's band 0.76-1.45x," in narrow and narrow.endswith("the miss is the split's own")
+    assert "above the fit's band 0.76-1.45x," in narrow and narrow.startswith("the miss is the split's own. ")
 
 
 def test_the_report_block_judges_each_plan_on_its_own_band():
@@ -61,7 +61,7 @@ def test_the_report_block_judges_each_plan_on_its_own_band():
     line_a, line_b = (next(line for line in lines if line.startswith(f"- {name}:")) for name in "ab")
     assert "inside the fit's band at its own sizes, 16,384 bytes included" in line_a
     assert "coincidence" in line_a
-    assert "above the fit's band 0.76-1.45x" in line_b and line_b.endswith("the miss is the split's own")
+    assert "above the fit's band 0.76-1.45x" in line_b and line_b.startswith("- b: the miss is the split's own. ")
     # without bands: every plan on the one band, as before
     plain = rounds._verdict_lines([1.50], [0.71], (0.76, 1.45), {"a": [2.0] * 9}, {"a": "longer"})
     assert any("above the fit's band 0.76-1.45x" in line for line in plain)

@@ -314,21 +314,29 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
     ``included``: the size ``fit_band`` leaves out where this plan sends it and ``band`` holds it (``plan_band``).
     The split is judged on the band first, in every branch: a "miss" is a ratio outside the band (inside it,
     the fit predicts no better than that for any size). A ping-pong outside the band has its gap split in two
-    by the link table (``_ping_pong_side``); a split's miss on the ping-pong's side is not the split's alone."""
+    by the link table (``_ping_pong_side``); a split's miss on the ping-pong's side is not the split's alone.
+    The verdict comes first, then the figures it rests on (t33_labs03: at the end of a 7-line sentence, it was
+    read last)."""
     lo, hi = claims.as_printed(band[0], 2), claims.as_printed(band[1], 2)
     split, pp = claims.as_printed(split_x, 2), claims.as_printed(pp_x, 2)
     own = excess_words(split_x, pp_x, excess, medians, n_rounds)
     where = "above" if split > hi else "under" if split < lo else "inside"
-    said = (f"{own}; against the prediction it took {split_x:.2f}x, {where} {band_named(band, included)}, "
-            f"and the ping-pong of the same bytes {pp_x:.2f}x, "
-            f"{_ping_pong_side(pp, lo, hi, pair)}")
     pp_where = "above" if pp > hi else "under" if pp < lo else "inside"
+    figures = (f"{own[0].upper()}{own[1:]}; against the prediction it took {split_x:.2f}x, {where} "
+               f"{band_named(band, included)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
+               f"{_ping_pong_side(pp, lo, hi, pair)}.")
+    return f"{_owner_verdict(where, pp_where)}. {figures}"
+
+
+def _owner_verdict(where: str, pp_where: str) -> str:
+    """Whose miss, from where the split's median (``where``) and the ping-pong's (``pp_where``) lie against the
+    band, "above", "under" or "inside" (``owner_words``, every branch written)."""
     if where == "inside":
-        return said + ": no miss of the model" + cancelled_words(pp_where)
+        return "no miss of the model" + cancelled_words(pp_where)
     too = " (the ping-pong of the same bytes left the band on that side too)" if pp_where == where else ""
     if where == "above":
-        return said + (f": a miss, not the split's alone{too}" if too else ": the miss is the split's own")
-    return said + f": a miss under the prediction, not the split's excess{too}"
+        return f"a miss, not the split's alone{too}" if too else "the miss is the split's own"
+    return f"a miss under the prediction, not the split's excess{too}"
 
 
 def excess_words(split_x: float, pp_x: float, excess: float, medians: tuple[float, float] | None = None,
