@@ -305,8 +305,28 @@ def split_rounds_reading(record: dict) -> str | None:
     said = (f"Lesson 02 §3 printed the split alone's per-process reference, {paired.process_bound:.2f}x "
             f"({PER_PROCESS_IS}), and reads each round against its own round's reference ({references}), never "
             f"against that median: {reference_reading(paired, paired.process_bounds)}")
-    within = within_own_words(record | {"bound": 1.0}, paired)
+    within = within_own_words(record | {"bound": 1.0}, paired) or weak_reference_words(record, paired)
     return said + (f"; {within}" if within else "") + "."
+
+
+def weak_reference_words(record: dict, paired) -> str:
+    """Where the per-process reference is itself within noise of 1x (lesson 02 §3's rule,
+    ``reference.process_reference_noise``), what that leaves of the rounds the rows count (t33_09 #1): such a
+    reference explains no round, so a round past the median + the spread stays a finding even where its own
+    round's reference reaches it: "that reference is itself within noise of 1x (1.02x ± 0.04), so it explains
+    no round: the 1.08x and 1.05x rounds stay findings to explain, as rows A10 and B5 count them"; "" where the
+    reference stands clear of 1x or no round is past the spread."""
+    if not lesson_02.process_reference_noise(paired):
+        return ""
+    spread = lesson_02.process_reference_spread(paired)
+    said = (f"that reference is itself within noise of 1x ({paired.process_bound:.2f}x ± {spread:.2f}), so it "
+            "explains no round")
+    stay = lesson_02.findings_past(_rounds_row(record))
+    if not stay:
+        return said
+    shown = " and ".join(f"{round_text(x)}x" for x in stay)
+    which = f"the {shown} round stays a finding" if len(stay) == 1 else f"the {shown} rounds stay findings"
+    return f"{said}: {which} to explain, as the rows that quote the split count {'it' if len(stay) == 1 else 'them'}"
 
 
 def within_own_words(record: dict, paired) -> str:
