@@ -65,9 +65,11 @@ def test_a_round_past_the_work_scaled_reference_stays_a_finding():
     assert "no finding" in said and "a finding to explain" not in said
     past = report.headline_verdict(_pipeline([1.72, 1.78, 1.78, 1.91, 2.04]))  # 2.04 past 2.00 and past 2x
     assert "1.91x past the rounds' spread, but within the work-scaled reference" in past
-    assert ("2 of 5 rounds above the bound (up to 2.04x, 1 of them past 2 devices' 2x): 1.91x past the rounds' "
-            "spread, but within the work-scaled reference (1.93x + 0.07 = 2.00): no finding; the other round: beyond "
-            "the rounds' spread of the median (± 0.07): a finding to explain") in past
+    # t33_02 #3: 2.04x is a finding for lying past 2x (rule 1), said first with that reason
+    assert ("2 of 5 rounds above the bound (up to 2.04x, 1 of them past 2 devices' 2x): 2.04x past 2 devices' 2x: "
+            "a finding to explain by that alone (cheaper work, or a disturbed one-device step), which neither the "
+            "spread nor the work-scaled reference explains; 1.91x past the rounds' spread, but within the work-scaled "
+            "reference (1.93x + 0.07 = 2.00): no finding") in past
 
 
 def test_no_work_scaled_reference_above_the_bound_leaves_the_spread_rule():

@@ -46,14 +46,16 @@ def test_the_spread_explains_the_rounds_within_it_and_not_the_others():
 
 def test_a_round_past_2x_within_the_spread_is_still_a_finding():
     only = _row([1.60, 1.73, 1.88, 2.01, 2.02], bound=1.92)  # 1.88 + 0.14 = 2.02: both within, both past 2x
+    # t33_02 #3: a round past 2x is named first, a finding by that alone (rule 1), beyond the spread or within it
     assert report.rounds_above_bound(only).endswith(
-        "within the rounds' spread of the median (± 0.14), but a round past 2x is a finding to explain (cheaper "
-        "work, or a disturbed one-device step), which no spread explains")
+        "2.01x, 2.02x past 2 devices' 2x: a finding to explain by that alone (cheaper work, or a disturbed "
+        "one-device step), which neither the spread nor a reference explains")
     mixed = _row([1.50, 1.62, 1.90, 1.95, 2.01, 2.15], bound=1.92)  # 1.92 + 0.20 = 2.12: 2.15x beyond
     assert report.rounds_above_bound(mixed) == (
-        "3 of 6 rounds above the bound (up to 2.15x, 2 of them past 2 devices' 2x): 1 of them beyond the rounds' "
-        "spread of the median (± 0.20): a finding to explain; 2 within it, which explains those up to 2x; a round "
-        "past 2x is a finding to explain (cheaper work, or a disturbed one-device step), which no spread explains")
+        "3 of 6 rounds above the bound (up to 2.15x, 2 of them past 2 devices' 2x): 2.01x, 2.15x past 2 devices' "
+        "2x: a finding to explain by that alone (cheaper work, or a disturbed one-device step), which neither the "
+        "spread nor a reference explains; the other round: within the rounds' spread of the median (± 0.20), which "
+        "explains it")
 
 
 def test_a_median_above_the_bound_within_noise_reads_its_rounds_by_the_same_rule():

@@ -65,23 +65,46 @@ def rounds_in_noise(r: Row) -> str:
 
 
 def spread_words(r: Row, above: list[float]) -> str:
-    """What the rounds' spread says of ``above`` (the rounds above the bound), round by round, as printed:
-    those beyond the median + the spread are a finding to explain (``claims.rounds_past_spread``); those
-    within it are explained by it, except a round past the devices' count, which no spread explains; those
-    beyond it that their own round's per-process reference reaches (section 3) are no finding."""
+    """What the rounds' spread says of ``above`` (the rounds above the bound), round by round, as printed: a
+    round past the devices' count first, a finding by that alone (cell 15's rule 1: equal work on two devices
+    gives at most 2x), whatever the spread or a reference says (``past_devices_clause``; t33_02 #3: "beyond the
+    spread" is no reason where the work-scaled reference + the spread reaches the round); then those beyond the
+    median + the spread are a finding to explain (``claims.rounds_past_spread``); those within it are explained
+    by it; those beyond it that their own round's per-process reference reaches (section 3), or the work-scaled
+    reference + the spread (sections 5-9), are no finding."""
     spread = rounds_spread(r.speedups)
+    two = [s for s in above if round_above(s, r.devices)]  # rule 1: said first, for that reason alone
     own = [r.speedups[i - 1] for i in own_reference_explains(r)]  # section 3: reached by their own round's reference
-    above = [s for s in above if s not in own]
+    above = [s for s in above if s not in own and s not in two]
     beyond = rounds_past_spread(above, r.speedup, spread, r.bound, shown=round_as_printed)
     work = work_reference_reaches(r, beyond, spread)  # sections 5-9: within the work-scaled reference + spread
     above, beyond = [s for s in above if s not in work], [s for s in beyond if s not in work]
-    past = [s for s in above if s not in beyond and round_above(s, r.devices)]
-    finding = f"a round past {r.devices}x is a finding to explain ({PAST_DEVICES_CAUSE}), which no spread explains"
-    said = band_clauses(above, beyond, past, spread, r.devices, finding) if above else ""
-    reached = "; ".join(filter(None, [_own_reference_clause(own), _work_reference_clause(r, work, spread)]))
-    if reached and said:  # the count above covers the reached rounds too: the band reads the others
+    said = band_clauses(above, beyond, [], spread, r.devices, "") if above else ""
+    reached = "; ".join(filter(None, [past_devices_clause(r, two, spread), _own_reference_clause(own),
+                                      _work_reference_clause(r, work, spread)]))
+    if reached and said:  # the count above covers the rounds named first: the band reads the others
         said = ("the other round: " if len(above) == 1 else f"the other {len(above)}: ") + said
     return "; ".join(filter(None, [reached, said]))
+
+
+def past_devices_clause(r: Row, two: list[float], spread: float) -> str:
+    """The rounds past the devices' count (``two``), a finding by that alone: "2.03x past 2 devices' 2x: a finding
+    to explain by that alone (cheaper work, or a disturbed one-device step), even though the work-scaled
+    reference + the spread (1.96x + 0.08 = 2.04) reaches it", the sum said where it reaches every such round, so
+    that a reader sees why a round under 2x as far past the spread reads "no finding"; elsewhere "..., which
+    neither the spread nor the work-scaled reference explains" ("a reference" where the row has none that
+    scales with the work: section 3's per-process one). "" where none."""
+    if not two:
+        return ""
+    shown = ", ".join(f"{round_text(s)}x" for s in two)
+    said = f"{shown} past {r.devices} devices' {r.devices}x: a finding to explain by that alone ({PAST_DEVICES_CAUSE})"
+    work = r.process_bound is None and r.work_bound is not None and r.work_bound > r.bound
+    wb = as_printed(r.work_bound, 2) if work else 0.0
+    if work and not any(round_above(s, wb + spread) for s in two):
+        it = "it" if len(two) == 1 else "them"
+        return (f"{said}, even though the work-scaled reference + the spread ({wb:.2f}x + {spread:.2f} = "
+                f"{as_printed(wb + spread, 2):.2f}) reaches {it}")
+    return f"{said}, which neither the spread nor {'the work-scaled reference' if work else 'a reference'} explains"
 
 
 def rounds_past_reach(r: Row) -> list[float]:
@@ -151,7 +174,9 @@ def band_clauses(above: list[float], beyond: list[float], past: list[float], spr
                  finding: str) -> str:
     """The words for the rounds above a bound, read against the band median ± ``spread``: ``beyond`` (past
     the band: a finding to explain), the rest within it (explained by it), of which ``past`` lie past the
-    devices' count (``finding``: no spread explains them). Lessons 02 and 09 print these same words."""
+    devices' count (``finding``: no spread explains them). Lessons 02 and 09 print these same words; both name
+    a round past the devices' count before the band, for that reason alone (``past_devices_clause``), and pass
+    ``past`` empty."""
     band = f"the rounds' spread of the median (± {spread:.2f})"
     inside = [s for s in above if s not in beyond]  # equal rounds print alike, so read alike
     clauses = []
