@@ -40,7 +40,8 @@ def test_a_rejected_fits_beta_no_longer_times_the_verdicts_bytes_so_sentence_and
     said, verdict = link_report._ids_sentence(ids, link), link_report.mostly_latency_verdict(link, ids)
     assert ("Its bytes take 54.6 µs at the fastest rate this run measured (0.15 GB/s), half its time or more: "
             "how much of it is latency is not shown.") in said
-    assert verdict.startswith("does not hold: the message took less than the fastest small-message time (119%): "
+    assert verdict.startswith("does not hold: the message took less than the fastest small-message time (a latency share of 119%, past "
+                              "the whole, which the table prints as not measurable): "
                               "bytes 54.6 µs of 80.0 µs")
     assert verdict.endswith("the bytes take 68% of its time") and "2.7 µs" not in verdict
     # the other branch: a fit that predicts times the bytes at its β in both (2.7 µs of 80.0 µs)
