@@ -177,8 +177,9 @@ def lesson_02_beside(m: dict) -> str:
     if runs_agree(bx, bspread, lx, lspread):
         return said + f": {agreeing_work_words(bx, bspread, lx, lspread, bwork, lwork)}"
     if abs(half_up(bshare * 100, 0) - half_up(lshare * 100, 0)) <= LEDGER_NOISE * 100:
-        if bwork == lwork:  # same share, same work as printed: nothing on the page accounts for the gap
-            return said + (f": about the same share of each and the same work ({bwork:.2f}x one device's, bound "
+        if same_work(bwork, lwork):  # same share, same work: nothing on the page accounts for the gap
+            return said + (f": about the same share of each and the same work ({work_text(bwork, lwork)} one "
+                           "device's, bound "
                            "over reference), yet the medians disagree, which neither run explains")
         return said + (f": about the same share of each, so the two runs' stages did different work (about "
                        f"{bwork:.2f}x and {lwork:.2f}x one device's, each bound over its reference), which neither "
@@ -192,7 +193,21 @@ def agreeing_work_words(bx: float, bspread: float, lx: float, lspread: float, bw
     the same as printed, or different work that the medians do not show beyond noise."""
     said = (f"within noise of each other ({bx:.2f}x ± {bspread:.2f} and {lx:.2f}x ± {lspread:.2f}: one median ± "
             "its spread covers the other's)")
-    if bwork == lwork:
-        return said + f"; both runs' stages did about the same work ({bwork:.2f}x one device's, bound over reference)"
+    if same_work(bwork, lwork):
+        return said + (f"; both runs' stages did about the same work ({work_text(bwork, lwork)} one device's, "
+                       "bound over reference)")
     return said + (f"; their stages' work differs (about {bwork:.2f}x and {lwork:.2f}x one device's, each bound "
                    "over its reference), a gap the medians do not show beyond noise")
+
+
+def same_work(bwork: float, lwork: float) -> bool:
+    """Two runs' stage work (each bound over its reference, as printed, kept without rounds) read by the note's
+    noise rule for such figures: within 2% of each other (``LEDGER_NOISE``), so 0.92x and 0.91x are the same
+    work (t33_09 #4), never told apart by their last digit."""
+    return round(abs(bwork - lwork), 9) <= LEDGER_NOISE * max(bwork, lwork)
+
+
+def work_text(bwork: float, lwork: float) -> str:
+    """The same work as printed: "0.92x", or its two ends where the digits differ: "0.91-0.92x"."""
+    low, high = sorted((bwork, lwork))
+    return f"{low:.2f}x" if low == high else f"{low:.2f}-{high:.2f}x"
