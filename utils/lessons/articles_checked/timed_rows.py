@@ -170,18 +170,18 @@ def b2(m):
 def slower_small_words(m) -> str:
     """Row B2's reading where the 4-byte message took longer than the 4 KiB one, by lesson 00's rule: within
     the 10% one noisy median may miss by, noise; beyond it, something t = alpha + n/beta cannot do, which no
-    run here measures (said so, with lesson 00's own run where it shows the same). Either way this pair is
-    not read as "out of order" (``figures.FIXED_COST_PAIR``), and the page says why: both times are mostly
-    fixed cost, all the check reads, and the fixed cost is read from the smaller of the two."""
+    run here measures (said so, with lesson 00's own run where it shows the same): out of order then (t33_09
+    #3), and the page says why the pair is still read (``figures.FIXED_COST_PAIR``): both times are mostly
+    fixed cost, all the check reads, and the fixed cost is read from the smaller of the two, a lower estimate."""
     sec = _sends(m)
     small, kib = _us(sec[4]), _us(sec[2**12])
     head = f"the 4-byte message took longer, {small} against {kib} µs, "
     if small <= kib * (1 + EDGE):
         return head + f"within the {EDGE:.0%} one noisy median may miss by (lesson 00's rule): noise"
     return (head + f"beyond the {EDGE:.0%} one noisy median may miss by (lesson 00's rule): something t = alpha "
-            f"+ n/beta cannot do, which this run does not measure{lesson_00_same_words(m)}; this pair alone "
-            "is not read as out of order: both times are still mostly fixed cost, all the check reads, and the "
-            "fixed cost is read from the smaller")
+            f"+ n/beta cannot do, which this run does not measure{lesson_00_same_words(m)}; so this pair is out "
+            "of order, yet both times are still mostly fixed cost, all the check reads: the fixed cost is read "
+            "from the smaller, a lower estimate of it")
 
 
 def lesson_00_same_words(m) -> str:
