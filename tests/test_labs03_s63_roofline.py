@@ -51,7 +51,7 @@ def test_a_lookup_near_its_bound_says_where_it_lies_against_it():
     for spread in (0.33, 0.02):
         inside = _said(lookup.lookup_sentence(0.83, spread, bound))  # 108% of it
         assert "83% of the roof is 108% of that bound: above that bound by 6 points of the roof. Its rounds' " \
-               "spread cannot lift it there" in inside and "as fast as the memory allows" in inside, inside
+               f"spread of {spread:.0%} cannot lift it there" in inside and "as fast as the memory allows" in inside, inside
         assert "within its rounds' spread" not in inside and "110%" not in inside
     under = _said(lookup.lookup_sentence(0.73, 0.30, bound))  # 95% of it
     assert "95% of that bound: at or below that bound, but 80% of it or more: reading only" in under

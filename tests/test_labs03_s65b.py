@@ -29,7 +29,8 @@ GPU = lookup.LookupCeiling(1.0, 12.90, 33.55)  # no write-allocate: the roof its
 def test_above_the_bound_within_the_no_write_allocate_bound_names_both_causes_and_no_spread():
     said = _said(lookup.lookup_sentence(0.84, 0.34, ADD))  # the reader's run: 109% of 0.77x, spread 34%
     assert "84% of the roof is 109% of that bound: above that bound by 7 points of the roof. Its rounds' spread " \
-           "cannot lift it there: each op keeps its fastest run, and a busy machine only slows a kernel." in said
+           "of 34% cannot lift it there: that spread is its slower rounds, and each op keeps its fastest run (a " \
+           "busy machine only slows a kernel)." in said
     assert "Two causes can, and this run does not tell them apart: the bandwidth probe measured low in these " \
            "rounds, or its stores skipped write-allocate (nothing read before a write), which lifts its bound to " \
            "the roof's 4/3 = 1.33x, and 84% is within that." in said, said
@@ -55,7 +56,7 @@ def test_above_even_the_no_write_allocate_bound_rules_those_stores_out():
 
 def test_on_a_gpu_above_the_roof_write_allocate_is_no_cause():
     said = _said(lookup.lookup_sentence(1.05, 0.30, GPU))
-    assert "above that bound by 5 points of the roof. Its rounds' spread cannot lift it there" in said
+    assert "above that bound by 5 points of the roof. Its rounds' spread of 30% cannot lift it there" in said
     assert "Write-allocate does not explain it either: the bandwidth probe measured low in these rounds, or a " \
            "cache served some of its bytes; this run does not tell which." in said
 

@@ -56,3 +56,38 @@ def test_what_the_spread_is_follows_how_many_rounds_each_median_has(counts, says
 def test_three_rounds_print_half_their_whole_range_as_the_words_say():
     said = _said([100, 110, 130], [300, 320, 340])
     assert "(110 ± 15 µs and 320 ± 20 µs; ± is half the range of each one's rounds)" in said, said
+
+
+# --- other problem: cell 26's "Whose miss" lines gave their verdict at the end of a 7-line sentence -----------
+
+BAND = (0.85, 1.16)
+
+
+@pytest.mark.parametrize("split_x, pp_x, verdict", [
+    (1.63, 1.00, "the miss is the split's own"),
+    (1.63, 1.30, "a miss, not the split's alone (the ping-pong of the same bytes left the band on that side too)"),
+    (0.70, 1.00, "a miss under the prediction, not the split's excess"),
+    (1.00, 0.95, "no miss of the model"),
+    (1.00, 0.65, "no miss of the model, but only because two gaps cancelled"),
+])
+def test_whose_miss_says_its_verdict_before_the_figures_it_rests_on(split_x, pp_x, verdict):
+    from utils.labs.fix_the_article import rounds
+
+    said = rounds.owner_words(split_x, pp_x, BAND, 2.51, (105.0, 165.4, 162.2, 2), (264e-6, 105e-6), 9)
+    assert said.startswith(verdict), said
+    first_figure = said.index("The split's excess over the ping-pong of the same bytes, from the table's medians")
+    assert said.index(verdict) < first_figure, said
+    assert said.endswith("inside it.") == (BAND[0] <= pp_x <= BAND[1]), said  # the figures close the line
+
+
+# --- other problem: lab 01 cell 21 said "Its rounds' spread cannot lift it there" right after a 47% spread -----
+
+@pytest.mark.parametrize("spread, printed", [(0.47, "47%"), (0.02, "2%")])
+def test_a_lookup_above_its_bound_names_the_spread_it_rules_out(spread, printed):
+    from utils.labs.predict_the_roofline import lookup
+
+    bound = lookup.LookupCeiling(0.77, 12.90, 33.55, 3, 4)  # write-allocate: 0.77x the roof (STREAM add)
+    said = " ".join(lookup.lookup_sentence(0.83, spread, bound).split())
+    assert (f"above that bound by 6 points of the roof. Its rounds' spread of {printed} cannot lift it there: that "
+            "spread is its slower rounds, and each op keeps its fastest run (a busy machine only slows a kernel).") \
+        in said, said

@@ -59,17 +59,19 @@ def ceiling_words(f: float, ceiling: LookupCeiling) -> str:
             f"{claims.percent(of_ceiling)} of that bound")
 
 
-def _above_words(f: float, ceiling: LookupCeiling, over: float) -> str:
+def _above_words(f: float, ceiling: LookupCeiling, over: float, spread: float) -> str:
     """A share ``f`` above the lookup's bound as printed (``over`` points of the roof): what can put it there,
-    told apart where the run can (every branch written). Not its rounds' spread: every op keeps its fastest
-    run, and a busy machine only slows a kernel, so noise cannot lift a share above a bound. What can: the
+    told apart where the run can (every branch written). Not its rounds' ``spread`` (as printed in the block,
+    named here so a wide one does not read as a cause, t33_labs03): every op keeps its fastest run, and a busy
+    machine only slows a kernel, so noise cannot lift a share above a bound. What can: the
     bandwidth probe measuring low in these rounds (a roof set too low lifts every share against it), or, on a
     CPU, stores that skip write-allocate (nothing read before a write, so its bound becomes the roof's
     moved / counted, 4/3 = 1.33x for STREAM add). A share past that too rules those stores out as the whole
     cause."""
     points = round(over * 100)
-    said = (f"above that bound by {points} point{'' if points == 1 else 's'} of the roof. Its rounds' spread cannot "
-            "lift it there: each op keeps its fastest run, and a busy machine only slows a kernel. ")
+    said = (f"above that bound by {points} point{'' if points == 1 else 's'} of the roof. Its rounds' "
+            f"spread of {claims.percent(spread)} cannot lift it there: that spread is its slower rounds, and "
+            "each op keeps its fastest run (a busy machine only slows a kernel). ")
     if not ceiling.counted:  # a GPU: no write-allocate to skip
         return said + ("Write-allocate does not explain it either: the bandwidth probe measured low in these "
                        "rounds, or a cache served some of its bytes; this run does not tell which.")
@@ -104,7 +106,7 @@ def lookup_sentence(f: float, spread: float, ceiling: LookupCeiling) -> str:
                f"{round((points + NOISE_MARGIN) * 100):.0f} points")
     over = claims.half_up(f - room, 2)  # above the bound, in points of the roof
     text = (f"The lookup reached {claims.percent(f)} of its memory roof; {ceiling_words(f, ceiling)}: " + (
-        _above_words(f, ceiling, over)
+        _above_words(f, ceiling, over, spread)
         if over > 0 else
         f"at or below that bound, but {AT_ROOF:.0%} of it or more: reading only the rows its ids name, it "
         "moved what you counted about as fast as the memory allows."
