@@ -56,3 +56,36 @@ def test_the_median_prints_what_its_round_rounds_to():
     row = runs.Row(32, 1, "gpipe", 0.1155, 0.1219, [0.05, 0.06], naive=True, speedups=speedups)
     median = statistics.median(speedups)
     assert half_up(float(round_text(median)), 2) == printed(row)[0] == 1.00
+
+
+def test_the_headline_prints_the_medians_of_the_rounds_table_as_printed():
+    # t33_02 #4: the split's median round is 115.46 ms; the table prints 115.5, the headline must not say 115
+    split = [0.1147, 0.1213, 0.11546, 0.11255, 0.11584]
+    one = [0.1240, 0.1219, 0.1210, 0.111994, 0.1216]
+    row = runs.Row(32, 1, "gpipe", statistics.median(split), statistics.median(one), [0.05, 0.06], naive=True,
+                   speedups=[o / t for o, t in zip(one, split)])
+    run = runs.PipelineRun([row], [{"times": {"batch 32 one device": one, row.key: split}}, {}], (3,), 1, True)
+    said = report.naive_headline(row, run)
+    assert said.startswith("Naive split 115.5 ms per step, one device 121.6 ms (medians of 5 rounds)"), said
+    assert "differs" not in said  # 121.6 / 115.5 = 1.05x, as the paired ratios' median
+    apart = runs.Row(32, 1, "gpipe", 0.110, 0.121, [0.05, 0.06], naive=True,
+                     speedups=[o / t for o, t in zip([0.130, 0.121, 0.111, 0.125, 0.118],
+                                                     [0.100, 0.120, 0.110, 0.105, 0.115])])
+    times = {"batch 32 one device": [0.130, 0.121, 0.111, 0.125, 0.118], apart.key: [0.100, 0.120, 0.110, 0.105, 0.115]}
+    said = report.naive_headline(apart, runs.PipelineRun([apart], [{"times": times}, {}], (3,), 1, True))
+    assert "The ratio of the two medians, 121.0 / 110.0 = 1.10x, differs" in said, said
+    assert report.naive_headline(row).startswith("Naive split 115.5 ms per step, one device 121.6 ms")
+
+
+def test_an_even_count_of_rounds_halves_the_two_middle_printed_figures():
+    from utils.lessons.model_split.naive import _median_text
+    assert _median_text(["115.5", "121.3", "115.8", "112.55"]) == "115.65"
+    assert _median_text(["115.5", "121.3", "114.7"]) == "115.5"
+
+
+def test_medians_that_divide_to_the_speedup_print_no_second_ratio():
+    row = runs.Row(32, 1, "gpipe", 0.1000, 0.1100, [0.05, 0.06], naive=True, speedups=[1.10] * 5)
+    run = runs.PipelineRun([row], [{"times": {"batch 32 one device": [0.11] * 5, row.key: [0.1] * 5}}, {}], (3,),
+                           1, True)
+    said = report.naive_headline(row, run)
+    assert "Naive split 100.0 ms per step, one device 110.0 ms" in said and "differs" not in said, said

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from utils import timeline
 from utils.claims import Claim, as_printed, half_up, percent, runs_agree, within_noise
 from utils.lessons.model_split.bounds import paired_digits, round_as_printed, rounds_spread
@@ -23,20 +25,42 @@ from utils.lessons.model_split.runs import PipelineRun, Row, tenth_ms
 from utils.tables import Table
 
 
-def naive_headline(r: Row) -> str:
+def naive_headline(r: Row, run: PipelineRun | None = None) -> str:
     """The answer of section 3 in two sentences: the step times, then which figure is the speedup and why it
-    is not the ratio of the two step times printed before it."""
+    is not the ratio of the two step times printed before it. The step times are the medians of the rounds
+    table's columns as it prints them (``run``: ``_column_medians``), so that a reader who takes the median of
+    the printed column finds the headline's figure (115.5 ms, not 115 from the unrounded 115.46: t33_02 #4);
+    without ``run``, the medians to 0.1 ms, as the table prints most rounds."""
     lo, hi = r.speedup_range
-    split_ms, one_ms = ms_as_printed(r.seconds, r.baseline), ms_as_printed(r.baseline, r.seconds)
+    split_ms, one_ms = (_column_medians(run, r) if run is not None else
+                        (f"{tenth_ms(r.seconds):.1f}", f"{tenth_ms(r.baseline):.1f}"))
     text = (f"Naive split {split_ms} ms per step, one device {one_ms} ms (medians of "
             f"{len(r.speedups)} rounds). The speedup is one device's time over the split's, round by round: "
             f"{r.speedup:.2f}x (median of the paired ratios; every round {rounds_text(lo, hi)}) against a bound "
             "of 1x.")
-    if f"{one_ms / split_ms:.2f}" == f"{r.speedup:.2f}":
+    divided = half_up(float(one_ms) / float(split_ms), 2)  # a worked figure, rounded as a reader rounds it
+    if divided == as_printed(r.speedup, 2):
         return text
-    return (f"{text} The ratio of the two medians, {one_ms} / {split_ms} = {one_ms / split_ms:.2f}x, differs: "
+    return (f"{text} The ratio of the two medians, {one_ms} / {split_ms} = {divided:.2f}x, differs: "
             f"the median of the ratios pairs each split step with the one-device step timed beside it in the "
             f"same round, while the two medians may come from different rounds.")
+
+
+def _column_medians(run: PipelineRun, row: Row) -> tuple[str, str]:
+    """The medians of the rounds table's split and one-device columns, worked from the ms as it prints them
+    (``_paired_ms``): ("115.5", "121.9"). An odd count's median is one printed figure; an even count's halves
+    two, exactly (115.5 and 115.8 give 115.65)."""
+    times = run.raw[0]["times"]
+    pairs = [_paired_ms(o, t) for o, t in zip(times[f"batch {row.batch} one device"], times[row.key])]
+    return _median_text([t for _, t in pairs]), _median_text([o for o, _ in pairs])
+
+
+def _median_text(texts: list[str]) -> str:
+    """The median of printed figures, as printed: the middle one, or the exact half of the middle two."""
+    ordered, n = sorted(texts, key=Decimal), len(texts)
+    if n % 2:
+        return ordered[n // 2]
+    return str((Decimal(ordered[n // 2 - 1]) + Decimal(ordered[n // 2])) / 2)
 
 
 def naive_reading(r: Row, spans) -> str:
