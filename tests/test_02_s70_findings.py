@@ -55,9 +55,19 @@ def test_without_a_finding_the_reached_rounds_are_still_named():
 
 
 def test_nothing_past_the_spread_keeps_the_short_form():
-    row = _naive([1.01, 0.98, 0.95, 1.00, 0.99], [1.01, 1.00, 0.95, 1.00, 0.995])
+    row = _naive([1.00, 0.98, 0.95, 1.00, 0.99], [1.01, 1.00, 0.95, 1.00, 0.995])
     assert noise.reached_by_own_reference(row, row.process_bounds) == []
     assert noise.reference_reading(row, row.process_bounds, "no cause to read").endswith("): no cause to read")
+
+
+def test_a_round_past_the_spread_that_no_reference_reaches_is_left_out_of_no_cause_to_read():
+    # t33_02 (other): 1.01x lies past 0.99 + 0.01 = 1.00 and the closing names it a finding, so "no cause to
+    # read" is said of the median and the 4 rounds within the spread only
+    row = _naive([1.01, 0.98, 0.95, 1.00, 0.99], [1.01, 1.00, 0.95, 1.00, 0.995])
+    assert noise.reached_by_own_reference(row, row.process_bounds) == []
+    said = noise.reference_reading(row, row.process_bounds, "no cause to read")
+    assert said.endswith("under it); the median and the 4 rounds within the spread: no cause to read"), said
+    assert "a finding to explain" in report.naive_closing(row)
 
 
 def test_a_reference_within_noise_of_1x_explains_no_round():

@@ -274,6 +274,10 @@ def reference_reading(r: Row, per_round, then: str = "") -> str:
     # wrongly: "explained by the reference" already covers a round its own reference reaches
     reached = reached_by_own_reference(r, per_round) if then == NO_CAUSE else []
     if not reached:  # every round within the spread or past its own reference: ``then`` is said of the rest
+        beyond = _past_the_spread(r) if then == NO_CAUSE else 0
+        if not past and beyond:  # rounds past the spread that no reference reaches: findings, named below
+            rest = len(r.speedups) - beyond  # "no cause to read" is said of the others only (t33_02, other)
+            return f"{said}; the median and the {rest} round{'s' if rest != 1 else ''} within the spread: {then}"
         if not past:
             return f"{said}: {then}"
         rest = len(r.speedups) - len(rounds_past_reference(r, per_round))
@@ -286,6 +290,13 @@ def reference_reading(r: Row, per_round, then: str = "") -> str:
            f"rounds {_numbers(reached)}: explained by their own rounds' references")
     rest = f"the median and {'round' if len(others) == 1 else 'rounds'} {_numbers(others)}" if others else "the median"
     return f"{said}{past}; {own}; {rest}: {then}" if past else f"{said}: {own}; {rest}: {then}"
+
+
+def _past_the_spread(r: Row) -> int:
+    """How many rounds lie above the bound and past the median + the rounds' spread, as printed (cell 15's
+    rule, ``claims.rounds_past_spread``): the rounds "no cause to read" is not said of."""
+    value, spread = printed(r)
+    return len(rounds_past_spread(r.speedups, value, spread, r.bound, shown=round_as_printed))
 
 
 def _numbers(indices: list[int]) -> str:
