@@ -182,8 +182,10 @@ def a9(m):
 
 
 def noted_words(m, name: str) -> str:
-    """``speedup_words`` of a recorded figure, pointing to lesson 09's one note where it passed its bound."""
-    text = speedup_words(m, name)
+    """``speedup_words`` of a recorded figure, pointing to lesson 09's one note where it passed its bound; lesson
+    02 §5's own verdict on its best pipeline where its ledger entry keeps one (``verdict``), so both read alike."""
+    found = m["results"].get(name) if name == "pipeline" else None
+    text = (found.record.get("verdict") if found is not None else None) or speedup_words(m, name)
     return f"{text}; {ABOVE_NOTE}" if past_bound(text) else text
 
 
