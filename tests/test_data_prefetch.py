@@ -1080,7 +1080,7 @@ def test_section_5s_markdown_promises_what_each_link_verdict_prints():
         assert "a finding" in transfer.link_alone_line(finding)
         assert "In the link's sweep above" in transfer.link_only_note(finding, 0.1, 0.0, sweep, 3.9)
     # t26_0506: the breach is held back until the sweep, timed in the next cell, agrees
-    assert "a breach counts as a finding only if the link's sweep" in prose
+    assert "counts as a finding only if the link's sweep" in prose   # t33_0506: a breach the rounds show
     assert "only if the link's sweep below" in transfer.link_alone_line(rounds(4.3, 4.4, 5.7))
     # the ± still covering 4x (this run's 4.29, 3.56, 4.28): no breach, and no sweep reading promised
     for covered in (rounds(4.29, 3.56, 4.28), rounds(3.7, 4.0, 4.5)):
