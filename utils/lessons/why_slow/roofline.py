@@ -211,6 +211,23 @@ def is_roofs_probe(point, roof) -> bool:
     return is_probe(point, roof.peak) if point.bound == "compute" else is_bandwidth_probe(point, roof.bandwidth)
 
 
+def intensity_text(p: Point, least: int = 3, most: int = 6) -> str:
+    """A point's FLOPs per byte as the table prints it: 3 significant figures (0.0833 x 30.2 GB/s gives the
+    printed 2.5; 0.08 would give 2.4), more where a memory-bound ceiling worked from the printed intensity
+    and the printed bandwidth would not round to the printed ceiling (reader t33_0001 #4: 0.49976 printed
+    "0.5" gave 0.5 x 18.7 = 9.35, 9.4, beside a printed 9.3; "0.4998" gives 9.3)."""
+    text = f"{p.op.intensity:.{least}g}"
+    if p.bound != "memory" or not p.op.intensity:
+        return text
+    shown_ceiling = f"{p.ceiling / 1e9:.1f}"
+    bandwidth = claims.as_printed(p.ceiling / p.op.intensity / 1e9, 1)  # GB/s as the roof's line prints it
+    for figures in range(least, most + 1):
+        text = f"{p.op.intensity:.{figures}g}"
+        if f"{claims.half_up(float(text) * bandwidth, 1):.1f}" == shown_ceiling:
+            return text
+    return text
+
+
 def points_rows(points: list[Point], roof: Roofline | None = None) -> list[tuple]:
     """Rows for the full table: op, FLOPs, bytes, intensity, bound, achieved, ceiling, fraction, spread. A point
     above its roof by more than its spread is flagged, unless it is that roof's own probe (``roof`` given):
@@ -221,8 +238,7 @@ def points_rows(points: list[Point], roof: Roofline | None = None) -> list[tuple
             return claims.percent(p.fraction)
         return claims.percent(p.fraction) + (" its own probe" if roof and is_roofs_probe(p, roof) else " ⚠ above")
 
-    # intensity to 3 significant figures: 0.0833 x 30.2 GB/s gives the printed 2.5 (0.08 would give 2.4)
-    return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", f"{p.op.intensity:.3g}", p.bound,
+    return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", intensity_text(p), p.bound,
              f"{p.achieved / 1e9:.1f}", f"{p.ceiling / 1e9:.1f}", share(p), f"{p.spread:.0%}") for p in points]
 
 
