@@ -37,7 +37,7 @@ def test_the_reader_case_is_within_the_printed_noise_and_no_finding():
     said = report.fixed_cost_sentence(series, scaling.fit)
     assert "apart by no more than the two ± printed beside them added together" in said
     assert "cannot differ" not in said
-    assert said.endswith("so it shows no second fixed cost.")
+    assert said.endswith("so its d is no second fixed cost from a fit that holds.")
     verdict = report.scaling_verdict(series, scaling.fit)
     assert "the axes that fit agree on d within its ± (width +7.7 ms, context +8.9 ms)" in verdict
     assert "finding" not in verdict and "every axis" not in report.scaling_failures(series, scaling.fit)

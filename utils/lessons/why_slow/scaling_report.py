@@ -235,8 +235,10 @@ def fixed_cost_sentence(series, fit) -> str:
     unfit_text = "; ".join(unfit)
     if len(fitting) < 2:
         one = f"only {_d_list(fitting)} comes from a fit that holds" if fitting else "no axis's fit holds"
-        return (f" Fixed cost per step: {one}; {unfit_text}. So no two axes' fixed costs can be compared here, "
-                "and no second fixed cost is shown.")
+        # the others' d are printed in ``unfit_text``: what is missing is a second one from a fit that holds
+        held = "no second fixed cost comes" if fitting else "no fixed cost comes"
+        return (f" Fixed cost per step: {one}; {unfit_text}. So {held} from a fit that holds, and no two axes' "
+                "fixed costs can be compared here.")
     listed = ", ".join(f"{d * 1e3:+.1f} ms along {axis}" for axis, d in fitting.items())
     head = f" The fixed cost per step comes out {listed}" + (" (the axes that fit)" if unfit else "")
     # one failing axis is "it", more are "they": the closing clause names what its fit cannot show
@@ -257,7 +259,7 @@ def fixed_cost_sentence(series, fit) -> str:
             f"{_gap_words(series, fit)} no more than {FOLLOWS:.0%} of {of} ({shortest})")
     if unfit:
         return (f"{head}: {near}, as one fixed cost per step should; {unfit_text}, so "
-                f"{'it shows' if len(unfit) == 1 else 'they show'} no second fixed cost.")
+                f"{'its d is' if len(unfit) == 1 else 'their d are'} no second fixed cost from a fit that holds.")
     return f"{head}: {near}, as one fixed cost per step should."
 
 
