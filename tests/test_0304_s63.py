@@ -102,7 +102,7 @@ def test_lesson_04_answers_section_4_first_and_moves_how_it_was_read_into_the_de
     tail = cell.split("lo_rows += ")[1]
     assert tail.index("references_reading(") < tail.index("pass_rate_note(") < tail.index("how_measured(")
     assert "passed=passed_references(" in tail
-    assert "references_reading(" in _nb_source(72)  # the summary's quantization bullet points under the table
+    assert "references_count(" in _nb_source(72)  # the summary's bullet points under the table: the count only
     summary = _nb_source(71)
     assert "folds exactly" not in summary and "up to float rounding" in summary
     assert "smaller\nthan the unpaired standard error of the difference" in _nb_source(26)
