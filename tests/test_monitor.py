@@ -370,3 +370,14 @@ def test_a_worker_first_seen_between_fork_and_exec_gets_its_rank_at_the_next_sca
     child.name_now = "python"                                       # a rank label is never asked again
     sampler._rescan()
     assert sampler._workers[child.pid][1] == "rank 1"
+
+
+def test_a_lesson_without_workers_says_so_in_cpu_mode():
+    """Lesson 04 times one device: its snapshot never describes worker processes it does not start (t33_0304)."""
+    sample = {"gpus": [], "host": {"cpu": 10.0, "mem_used": 1 << 30, "mem_total": 8 << 30}, "workers": []}
+    with_workers = monitor.summary_text(sample, "no NVIDIA driver")
+    without = monitor.summary_text(sample, "no NVIDIA driver", workers=False)
+    assert "When a cell starts worker processes" in with_workers
+    assert "starts no worker processes" in without and "stand in for the GPUs" not in without
+    html = monitor.panel_html(sample, monitor.History(1.0), "no NVIDIA driver", workers=False)
+    assert "no worker processes in this lesson" in html and "no worker processes yet" not in html

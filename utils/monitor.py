@@ -103,9 +103,14 @@ def gpu_rows(sample: dict) -> tuple[list[str], list[list[str]]]:
     return titles, rows
 
 
-def no_gpu_line(reason: str | None) -> str:
-    return (f"No NVIDIA GPU here: {reason or 'no NVIDIA GPU found'}. When a cell starts worker processes, "
-            f"they stand in for the GPUs: their CPU % shows which one works and which one waits.")
+def no_gpu_line(reason: str | None, workers: bool = True) -> str:
+    """The cpu-mode line. ``workers=False``: a lesson that starts no worker processes (lesson 04 times one
+    device) says so, rather than describe workers it never shows."""
+    said = f"No NVIDIA GPU here: {reason or 'no NVIDIA GPU found'}. "
+    if not workers:
+        return said + "This lesson times on this CPU and starts no worker processes."
+    return said + ("When a cell starts worker processes, they stand in for the GPUs: their CPU % shows which one "
+                   "works and which one waits.")
 
 
 def _table_html(titles: list[str], rows: list[list[str]]) -> str:
@@ -119,7 +124,7 @@ def _spark_html(history: History, key: str) -> str:
     return f"<span style='font-family:monospace;color:#1f77b4'>{history.spark(key)}</span>"
 
 
-def panel_html(sample: dict, history: History, no_gpu_reason: str | None = None) -> str:
+def panel_html(sample: dict, history: History, no_gpu_reason: str | None = None, workers: bool = True) -> str:
     """The panel's body: GPUs (or the calm cpu-mode line), host, workers; sparklines of the last minute."""
     parts = []
     titles, rows = gpu_rows(sample)
@@ -130,7 +135,7 @@ def panel_html(sample: dict, history: History, no_gpu_reason: str | None = None)
                 html_row[1] += " " + _spark_html(history, row[0])
         parts.append(_table_html(["GPU"] + titles, cells))
     else:
-        parts.append(f"<div style='color:#555'>{html.escape(no_gpu_line(no_gpu_reason))}</div>")
+        parts.append(f"<div style='color:#555'>{html.escape(no_gpu_line(no_gpu_reason, workers))}</div>")
     host = sample.get("host", {})
     device_rows = [["host CPU", "", f"{host.get('cpu', 0):.0f}% {_spark_html(history, 'host CPU')}",
                     f"{fmt_bytes(host.get('mem_used'))} / {fmt_bytes(host.get('mem_total'))}"]]
@@ -138,18 +143,19 @@ def panel_html(sample: dict, history: History, no_gpu_reason: str | None = None)
         device_rows.append([html.escape(w["label"]), str(w["pid"]),
                             f"{w['cpu']:.0f}% {_spark_html(history, w['label'])}", fmt_bytes(w["rss"])])
     if not sample.get("workers"):
-        device_rows.append(["no worker processes yet", "", "", ""])
+        device_rows.append(["no worker processes yet" if workers else "no worker processes in this lesson",
+                            "", "", ""])
     parts.append(_table_html(["process", "pid", "CPU % (one core = 100)", "memory"], device_rows))
     return "".join(parts)
 
 
-def summary_text(sample: dict, no_gpu_reason: str | None = None) -> str:
+def summary_text(sample: dict, no_gpu_reason: str | None = None, workers: bool = True) -> str:
     """A few plain lines: what a notebook viewer without widgets shows instead of the live panel."""
     lines = ["Monitor (live panel in JupyterLab; text snapshot here)"]
     titles, rows = gpu_rows(sample)
     lines += [f"  {row[0]}: " + ", ".join(f"{t} {v}" for t, v in zip(titles, row[1:])) for row in rows]
     if not rows:
-        lines.append("  " + no_gpu_line(no_gpu_reason))
+        lines.append("  " + no_gpu_line(no_gpu_reason, workers))
     host = sample.get("host", {})
     lines.append(f"  host: CPU {host.get('cpu', 0):.0f}%, memory {fmt_bytes(host.get('mem_used'))} / "
                  f"{fmt_bytes(host.get('mem_total'))}")
@@ -164,10 +170,11 @@ def summary_text(sample: dict, no_gpu_reason: str | None = None) -> str:
 class Panel:
     """The widgets: a Start/Stop toggle, a status line, and the HTML body that each sample rewrites."""
 
-    def __init__(self, interval: float, no_gpu_reason: str | None = None):
+    def __init__(self, interval: float, no_gpu_reason: str | None = None, workers: bool = True):
         import ipywidgets as widgets
 
         self.no_gpu_reason = no_gpu_reason
+        self.workers = workers  # False: the lesson starts no worker processes, and the panel says so
         self.history = History(interval)
         self.last_sample: dict = {}
         self.samples_seen = 0
@@ -183,7 +190,7 @@ class Panel:
         self.last_sample = sample
         self.samples_seen += 1
         self.history.add(sample)
-        self.body.value = panel_html(sample, self.history, self.no_gpu_reason)
+        self.body.value = panel_html(sample, self.history, self.no_gpu_reason, self.workers)
 
     def set_status(self, running: bool, interval: float, error: str | None = None) -> None:
         self.toggle.value = running
@@ -192,7 +199,7 @@ class Panel:
         self.status.value = f"Monitor {state}" + (f"; last sampling error: {error}" if error else "")
 
     def text(self) -> str:
-        return summary_text(self.last_sample, self.no_gpu_reason)
+        return summary_text(self.last_sample, self.no_gpu_reason, self.workers)
 
 
 _current: "Monitor | None" = None  # the one running monitor: a new Monitor() replaces it
@@ -202,17 +209,19 @@ class Monitor:
     """The live panel. ``Monitor()`` shows it and starts sampling every ``interval`` seconds.
 
     ``sampler`` is for tests (default: the real GPUs, host and workers); ``show=False`` builds the panel
-    without displaying it. Creating a Monitor stops the previous one.
+    without displaying it; ``workers=False`` for a lesson that starts no worker processes (its panel says so).
+    Creating a Monitor stops the previous one.
     """
 
-    def __init__(self, interval: float = 1.0, sampler=None, show: bool = True, start: bool = True):
+    def __init__(self, interval: float = 1.0, sampler=None, show: bool = True, start: bool = True,
+                 workers: bool = True):
         global _current
         if _current is not None:
             _current.stop()  # re-running the set-up cell must not leave a second monitor running
         _current = self
         self.interval = interval
         self.sampler = sampler if sampler is not None else default_sampler()
-        self.panel = Panel(interval, getattr(self.sampler, "no_gpu_reason", None))
+        self.panel = Panel(interval, getattr(self.sampler, "no_gpu_reason", None), workers)
         self.thread = SamplingThread(self.sampler, interval, self.panel.update)
         self.panel.toggle.observe(self._on_toggle, names="value")
         self._shown = False
