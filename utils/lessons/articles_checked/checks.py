@@ -11,11 +11,12 @@ rounds' spread, as the lesson that measured them reads them), the course's words
 
 from __future__ import annotations
 
-import re
 import statistics
 
 from utils import claims as words
 from utils.lessons.articles_checked import capstone, figures, host_memory
+from utils.lessons.articles_checked.pipeline_reference import (  # noqa: F401  (re-exported)
+    EXPLAINED_MARGIN, explained_by_reference, work_scaled_reference)
 from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_above_words: re-exported)
     LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Busy, Missing, needs_undisturbed, _sends, _stopped,
     PACKED_BOUND, capstone_two_devices, cnn_rounds, compression_rounds, fixed_cost, fused_verdict, inversions,
@@ -36,11 +37,6 @@ TURNS_NOISE = 0.05
 # A ceiling whose rounds spread wider than this (slowest over fastest - 1) is not one rate: a ratio of it
 # reads as inconclusive, however far its range lies from the comparison (a quiet machine gives one figure).
 WIDE_SPREAD = 0.5
-# A pipeline past 2m/(m+1) stays "above its bound: a finding to explain", never agreement. Where it is within
-# the work-scaled reference lesson 02 recorded (the stages' work, measured in the pipeline's own run, came to less
-# than one device's), the row gives lesson 02 §5's explanation beside it; an older ledger entry kept no
-# reference, and an excess under this share of the bound is given the same explanation.
-EXPLAINED_MARGIN = 0.10
 PIPELINE_CAUSE = "the stages' work below one device's"  # what raises the reference over 2m/(m+1)
 # lesson 02 §5's own verdict on such a median (``model_split.reference.EXPLAINED``), quoted, never re-judged
 PIPELINE_EXPLAINED = f"explained by the reference, lesson 02 §5's verdict ({PIPELINE_CAUSE})"
@@ -89,14 +85,16 @@ def busy_note(m, name: str, cores_needed: int | None) -> str:
 
 
 def speedup_words(m, name: str) -> str:
-    """The course's verdict words for recorded speed-up ``name`` beside its bound (``recorded_verdict``):
-    "faster, under the bound: 95% of its gain", "at the bound (within noise)", "above the bound: a finding
-    to explain", "slower than one device: ..."; lesson 02's split alone against its 1x bound
-    (``split_alone_words``)."""
+    """The course's verdict words for recorded speed-up ``name`` beside its bound (``recorded_verdict``), as
+    lesson 02 reads a pipeline past it (explained by its reference, or not: ``explained_by_reference``) and its
+    split alone against its 1x bound (``split_alone_words``)."""
     r = recorded(m, name).record
     if name == "naive_split":
         return split_alone_words(r)
     text = recorded_verdict(r, r.get("bound"))  # as printed: 1.7797 is 1.78, at 1.78, as lesson 02 judges it
+    two = figures.DEVICES  # rule 1: no reference explains a median past 2 devices' 2x (lesson 02 §5 says so)
+    if name == "pipeline" and past_bound(text) and words.as_printed(r["value"], 2) > two:
+        return f"{text}, the median itself past {two} devices' {two}x, which no reference explains"
     if name == "pipeline" and past_bound(text) and explained_by_reference(r):
         if work_scaled_reference(r) is not None:  # lesson 02 §5's verdict: above the bound, explained by it
             return f"above the bound, {pipeline_explanation(r)}"
@@ -118,27 +116,6 @@ def pipeline_explanation(record: dict) -> str:
             if record.get("rounds") and words.as_printed(record["value"], 2) > ref else "")
     return "; ".join(filter(None, (f"within its work-scaled reference {ref:.2f}x{plus} in the median: "
                                    f"{PIPELINE_EXPLAINED}", figures.reference_past_two_words(reference))))
-
-
-def work_scaled_reference(record: dict) -> float | None:
-    """Lesson 02's work-scaled reference for its best pipeline: the ledger entry's ``reference``, the benchmark's
-    ``work_scaled_reference``; an older ledger entry named it in ``what`` ("...; work-scaled reference 1.94x");
-    None where none is recorded."""
-    for key in ("reference", "work_scaled_reference"):
-        if record.get(key):
-            return float(record[key])
-    found = re.search(r"work-scaled reference (\d+(?:\.\d+)?)x", record.get("what", ""))
-    return float(found.group(1)) if found else None
-
-
-def explained_by_reference(record: dict) -> bool:
-    """A pipeline past 2m/(m+1) that lesson 02 explains: within its work-scaled reference plus the rounds' spread,
-    as printed (lesson 02's ``within_work_reference``); else (no reference kept) past it by < ``EXPLAINED_MARGIN``."""
-    reference = work_scaled_reference(record)
-    if reference is not None:  # the spread only where rounds were kept; 9 decimals: a difference's float error
-        spread = spread_of(record) if record.get("rounds") else 0.0
-        return round(words.as_printed(record["value"], 2) - spread, 9) <= words.as_printed(reference, 2)
-    return record["value"] <= record["bound"] * (1 + EXPLAINED_MARGIN)
 
 
 def faster(text: str) -> bool:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from utils.claims import printed_ratio
+from utils.claims import as_printed, printed_ratio
 from utils.lessons.articles_checked import claims, sections, short_evidence
+from utils.lessons.articles_checked.pipeline_reference import work_scaled_reference
+from utils.lessons.articles_checked.figures import DEVICES
 from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, EXPLAINED_MARGIN, NOISY,
                                                    LAUNCHES_DISAGREE, launches_text,
                                                    READ_AS_LESSON_02, SUMMED, WAITING, explained_by_reference,
@@ -209,9 +211,20 @@ PIPELINE_ABOVE = (
     "two stages' work adds up to one device's; where the stages' work, measured in the pipeline's own run "
     "(each stage's CPU time in its process, device time on a GPU, summed over one device's step's), came to "
     "less, the reference rises by that factor, and "
-    "lesson 02 §5 gives the factor of its run in its 'How this was measured' block. This figure is past that "
-    "reference too, or the ledger keeps none for it, so nothing on this page explains it: the rows keep 'a "
-    "finding to explain' and point here.")
+    "lesson 02 §5 gives the factor of its run in its 'How this was measured' block.")
+
+
+def pipeline_above_words(record: dict) -> str:
+    """``PIPELINE_ABOVE`` and why that reference does not explain this run's median: the median is past 2
+    devices' 2x (which no reference explains, rule 1), or past the reference too, or the ledger keeps none."""
+    if as_printed(record["value"], 2) > DEVICES:
+        why = f"This median is past {DEVICES} devices' {DEVICES}x, which no reference explains (rule 1)"
+    elif work_scaled_reference(record) is None:
+        why = "The ledger keeps no reference for this figure"
+    else:
+        why = "This figure is past that reference too"
+    return f"{PIPELINE_ABOVE} {why}, so nothing on this page explains it: the rows keep 'a finding to explain' and " \
+           "point here."
 
 
 NOISE_RULE = (
@@ -265,7 +278,7 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
                f"bound through the rows {'they sum' if plural else 'it sums'} up" if summaries and len(summaries)
                < len(above) else "") + "." + quoted_elsewhere_words(elsewhere, rows))
     if "pipeline" in found and not explained:
-        note += " " + PIPELINE_ABOVE
+        note += " " + pipeline_above_words(m["results"]["pipeline"].record)
     if "naive_split" in found:  # lesson 02 §3's reading, from the per-process reference this run recorded
         note += " " + split_above_words(m["results"]["naive_split"].record)
     others = [WHERE_TO_RECORD[name] for name in found
