@@ -40,3 +40,15 @@ def test_shards_within_five_percent_match():
 def test_cell_10_prints_the_gap_under_the_chart():
     cells = ["".join(c["source"]) for c in json.loads(NB_07.read_text())["cells"]]
     assert "pass_step.shard_gap(spans)" in cells[10]
+
+
+def test_the_shard_is_the_piece_before_the_all_reduce_not_the_replicated_tail():
+    """t34_0708 #1: a sub-layer carved at its all-reduce leaves two pieces of one label; the line compared the
+    small tail after the all-reduce (0.18 against 0.15 ms) beside shard bars of 2.6 and 2.2 ms."""
+    span = lambda rank, name, start, ms: timeline.Span(rank, name, 0, start, start + ms, block=0)  # noqa: E731
+    spans = [span("rank 0", "attention", 0.0, 2.2e-3), span("rank 0", "all-reduce", 2.2e-3, 1e-3),
+             span("rank 0", "attention", 3.2e-3, 0.15e-3),
+             span("rank 1", "attention", 3.2e-3, 0.18e-3),            # listed first, but it starts later
+             span("rank 1", "attention", 0.0, 2.6e-3), span("rank 1", "all-reduce", 2.6e-3, 0.6e-3)]
+    said = pass_step.shard_gap(spans)
+    assert "rank 1's b0 attn took 2.60 ms, 1.2x rank 0's 2.20 ms" in said, said

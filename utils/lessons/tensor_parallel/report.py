@@ -498,8 +498,8 @@ def _largest_cause(m: dict, slow: dict, parts: dict, shared: list[str], largest:
         said, step_added = within   # where the compute's part lies; the step's additions, left open
         ruled, left_open = _ruled_out(m, slow, parts, (step_added,))
         return (f"{said} {ruled}{left_open} What would show the model's speed-up: widths where the "
-                "compute a rank saves outweighs the all-reduces and the slowdown they cause in the compute "
-                "around them.")
+                "compute a rank saves outweighs its all-reduces and whatever else slows the shards, whatever "
+                "they cost.")
     if largest == COMPUTE_PART:
         return _compute_cause(m, slow, parts)
     if largest == "waiting for the other rank" and len(m["ranks"]) == 2:
@@ -545,5 +545,5 @@ def _compute_cause(m: dict, slow: dict, parts: dict) -> str:
             f"against t1/2 {m['model_compute'] * 1e3:.2f} ms): the same matmuls ran slower inside the step than "
             f"the model assumes. {len(fits)} candidates fit, none timed apart (the block below lists them). {ruled}"
             f" The compute's {len(fits)} candidates, none timed apart: {'; '.join(fits)}. What would show the "
-            "model's speed-up: widths where the compute a rank saves outweighs the all-reduces and the "
-            "slowdown they cause in the compute around them.")
+            "model's speed-up: widths where the compute a rank saves outweighs its all-reduces and whatever "
+            "slows its shard (no candidate above is named the cause), whatever they cost.")
