@@ -108,13 +108,15 @@ def test_the_offload_columns_rate_keeps_to_the_threads_bound():
     # t33_0506 other (still present from t32): 619 M/s on 2 threads, 2.31x one thread's 268 M/s, was the
     # column's reference; the bound, 2 x 268 = 536 M/s, is read instead
     from utils.lessons.memory import offload
-    assert offload.reference_rate({1: 268e6, 2: 619e6}, 2) == (536e6, "2 x this machine's 1-thread AdamW rate, "
-                                                                      "the 2-thread bound")
+    # t34_0506 #4: each name carries the rate it is worked from
+    assert offload.reference_rate({1: 268e6, 2: 619e6}, 2) == (536e6, "the 2-thread bound (2 x this machine's "
+                                                                      "1-thread AdamW rate, 268 M/s)")
     # under the bound: the faster count's own rate, as printed in M/s
-    assert offload.reference_rate({1: 300e6, 2: 580.4e6}, 2) == (580e6, "this machine's 2-thread AdamW rate")
+    assert offload.reference_rate({1: 300e6, 2: 580.4e6}, 2) == (580e6, "this machine's 2-thread AdamW rate "
+                                                                        "(580 M/s)")
     # one thread the faster, or one core: its rate, nothing capped
-    assert offload.reference_rate({1: 300e6, 2: 280e6}, 2) == (300e6, "this machine's 1-thread AdamW rate")
-    assert offload.reference_rate({1: 300e6}, 1) == (300e6, "this machine's 1-thread AdamW rate")
+    assert offload.reference_rate({1: 300e6, 2: 280e6}, 2) == (300e6, "this machine's 1-thread AdamW rate (300 M/s)")
+    assert offload.reference_rate({1: 300e6}, 1) == (300e6, "this machine's 1-thread AdamW rate (300 M/s)")
     # the sentence under the table, each outcome: capped; under the bound with a round past it; nothing past it
     capped = offload.reference_doubt([2.11, 2.31, 3.38], {1: 268e6, 2: 619e6}, 2)
     assert capped.startswith(" That column keeps to the bound, 2 x 268 = 536 M parameters/s: the 2-thread rate "
