@@ -310,10 +310,11 @@ def _model_gap(ratio: float, predicted: float, spread: float, table: float = NOI
     if gap == allowed:  # a bound is a ceiling: the gap at it still holds, and the words say it is the edge
         return (f"off by {gap:.2f}, at the edge of the {spread:.2f} + {table:.2f} = {allowed:.2f} allowed "
                 f"({where}), so still within it.")
-    why = ("the cost table's rounds and these met the machine differently." if reaches_none else
-           "the cost table's rounds and these met the machine differently, or the blocks' recomputes are not "
-           "equal shares; this run does not separate the two.")
-    return f"off by {gap:.2f}, more than the {spread:.2f} + {table:.2f} = {allowed:.2f} allowed ({where}): {why}"
+    # a sentence of its own (thirty-fourth reading: four colons in one sentence)
+    why = ("Likely the cost table's rounds and these met the machine differently." if reaches_none else
+           "Either the cost table's rounds and these met the machine differently, or the blocks' recomputes are "
+           "not equal shares; this run does not separate the two.")
+    return f"off by {gap:.2f}, more than the {spread:.2f} + {table:.2f} = {allowed:.2f} allowed ({where}). {why}"
 
 
 def _under_no_recompute(ratio: float, none: float, spread: float, table: float = NOISE_FLOOR,
