@@ -159,7 +159,27 @@ def reference_claim(claim: str, r: Row, reference: float, name: str, per_round=N
         verdict = "above the reference by more than the rounds' spread: a finding to explain"
     else:
         verdict = f"faster, under the reference: {percent(reference_gain(r, reference))} of its gain"
-    return Claim(claim, measured, f"{name} {reference:.2f}x", verdict)
+    return Claim(claim, measured, f"{name} {reference:.2f}x", verdict + _devices_note(r))
+
+
+def _devices_note(r: Row) -> str:
+    """Beside a reference, what the speedup's own row says of a median past the devices' count (2x on two), as
+    printed, so that the two rows read one relation (t34_02, other): a reference explains nothing past 2x.
+    Past it beyond the spread (the median minus d above 2.00) a finding; else at 2x within noise. "" under."""
+    if not above_as_printed(r.speedup, r.devices):
+        return ""
+    if median_past_devices(r):
+        return f"; yet past {r.devices} devices' {r.devices}x beyond its spread: a finding it does not explain"
+    return (f"; and at {r.devices} devices' {r.devices}x within noise (as its row against the bound reads): not "
+            "read as explained by it")
+
+
+def median_past_devices(r: Row) -> bool:
+    """A median past the number of devices (2x on two) beyond its rounds' spread, as printed: the median minus
+    the spread above 2.00 (2.10x ± 0.07). Where the spread covers 2x (2.01x ± 0.07), the median is at 2x within
+    noise, no finding (the lead's rule, t34_02; lesson 09 reads its pipeline medians the same way)."""
+    value, spread = printed(r)
+    return above_as_printed(r.speedup, r.devices) and round(value - spread, 9) > r.devices
 
 
 def under_work_reference(r: Row, wb: float) -> str:
