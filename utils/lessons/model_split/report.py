@@ -290,9 +290,15 @@ def past_work_reference(r: Row) -> str:
         return ""
     if not above_as_printed(r.speedup, r.bound) and (under := under_work_reference(r, wb)):
         return under
-    if not above_as_printed(r.speedup, wb):
-        return f"within the work-scaled reference ({wb:.2f}x)" if above_as_printed(r.speedup, r.bound) else ""
     value, spread = printed(r)
+    if not above_as_printed(r.speedup, wb):
+        if not above_as_printed(r.speedup, r.bound):
+            return ""
+        # cell 33's "within" covers any median above the bound up to the reference; under it by more than d,
+        # the share is said too, the words "under its work-scaled reference" use elsewhere (t34_02, other)
+        under = round(value + spread, 9) < as_printed(wb, 2)
+        share = f" (under it by more than d: {percent(reference_gain(r, wb))} of its gain)" if under else ""
+        return f"within the work-scaled reference ({wb:.2f}x){share}"
     if above_as_printed(r.speedup, r.bound) and value - spread <= as_printed(wb, 2):  # cell 33's words, as printed
         return f"within the work-scaled reference ({wb:.2f}x) plus the rounds' spread (± {spread:.2f})"
     return _passed(r, wb, "its work-scaled reference")
