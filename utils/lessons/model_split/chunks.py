@@ -136,7 +136,7 @@ def _against_plain(v: float, d: float, pv: float, pd: float, gap: float) -> str:
     low, high = round((pv - pd) * (1 - gap), 9), round((pv + pd) * (1 + gap), 9)
     apart = f"{half_up((v / pv - 1) * 100, 0):+.0f}%"  # worked from the two printed medians
     if low <= round(v + d, 9) and round(v - d, 9) <= high:
-        return f"{apart}, within the noise and the baselines' {gap:.0%} gap: not read"
+        return f"{apart}, too small to read: the noise, widened by the baselines' {gap:.0%} gap, covers it"
     return f"{apart}: " + ("faster" if v > pv else "slower")
 
 

@@ -353,9 +353,9 @@ def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> s
         return said + (f"that alone accounts for the extra step time at every reading of it, up to {reached[-1]}, "
                        "since with one micro-batch the stages take turns.")
     return said + (f"that accounts for {covers_words(reached, missed)}: with one micro-batch the "
-                   "stages take turns, so the work explains the extra time at the readings it accounts for; what "
-                   f"{'the larger one holds' if len(missed) == 1 else 'the larger ones hold'} beyond it is not "
-                   "explained by this run.")
+                   "stages take turns, so the work explains those readings; the rest of the "
+                   f"{'larger reading' if len(missed) == 1 else 'larger readings'}, beyond the work's rise, this run "
+                   "does not explain.")
 
 
 def covers_words(reached: list, missed: list) -> str:
