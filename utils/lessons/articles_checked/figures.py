@@ -349,11 +349,11 @@ def _losses(text: str) -> list[float]:
 
 def paired(ratios: list[float]) -> tuple[float, float]:
     """The median of paired rounds' ratios and their spread (``claims.printed_spread``: from the rounds as
-    printed, half up), as the rows print them (two decimals), so that a verdict reads the figures the page shows.
+    ``round_text`` prints them, 0.999 near 1x, half up; t34_09 #5), two decimals, as the page shows them.
     The median too is worked from the rounds as printed and rounded half up, as a reader redoes it: rounds
     printed 1.20 and 1.25 in the middle give 1.225, printed 1.23x."""
     shown = [words.as_printed(r, 2) for r in ratios]
-    return words.half_up(statistics.median(shown), 2), words.printed_spread(ratios)
+    return words.half_up(statistics.median(shown), 2), words.printed_spread(ratios, shown=round_as_printed)
 
 
 def rounds_record(ratios: list[float], bound: float, devices: int | None = 2) -> dict:
