@@ -46,8 +46,10 @@ def test_the_payback_range_is_worked_from_the_middle_half():
     assert "pays back after 334 calls or more." in said and "across" not in said
     row = report.payback_claim(1.7, capped)
     assert row.verdict == "holds: after 334 calls or more" and "2.2" not in row.against
-    # a wider cap: the low end 2.50x saves 9.00 (1 - 1/2.50) = 5.4 ms, the high end 4.70x 7.1 -> the cap 7.0
-    wide = pair("compiled GELU", 9.00, 2.00, (4.70, 2.70, 5.10, 2.50, 2.30))
-    assert algorithms_report.payback_range(1.7, wide) == (5.4, 7.0, 243, 315)
+    # a wider cap (fastest 3.10 ms, 2.90x, within 10% of the median 2.70x: the rounds agree, t34_0001 #1): the low
+    # end 2.50x saves 9.00 (1 - 1/2.50) = 5.4 ms, the high end 4.70x 7.1 -> the cap 9.00 - 3.10 = 5.9
+    wide = pair("compiled GELU", 9.00, 3.10, (4.70, 2.70, 5.10, 2.50, 2.30))
+    assert algorithms_report.payback_range(1.7, wide) == (5.4, 5.9, 289, 315)
     assert report.payback_sentence(1.7, wide).endswith(
-        "; across the rounds' middle half (2.50x to 4.70x): 5.4 to 7.0 ms saved, after 243 to 315 calls.")
+        "; across the rounds' middle half (2.50x to 4.70x): 5.4 to 5.9 ms saved (each at most the fastest times' "
+        "difference), after 289 to 315 calls.")  # the high end capped: said, though the median is not

@@ -64,10 +64,10 @@ def test_under_a_reference_clear_of_1x_every_place_says_explained_and_the_share(
     head, block, closing, claim = _places(*UNDER)
     for said in (head, block, claim):
         assert "under the per-process reference" in said
-        assert "explained by the reference; it reaches 50% of its gain" in said
-    assert "((1.05 - 1) / (1.10 - 1): the share of the way from 1x to the reference); the rest is the messages" in block
-    assert ("explained by each stage's lower cost in its own process (the per-process reference, 1.10x; it reaches "
-            "50% of its gain, the rest is the messages and the turn-taking)") in closing
+        assert "explained by the reference; round by round it falls 5% short of it (1 - 0.95)" in said  # t34_02 #1
+    assert "falls 5% short of it (1 - 0.95): the messages and the turn-taking" in block
+    assert ("explained by each stage's lower cost in its own process (the per-process reference, 1.10x; round by "
+            "round it falls 5% short of it: the messages and the turn-taking)") in closing
 
 
 def test_within_noise_of_the_reference_no_share_is_added():

@@ -143,7 +143,7 @@ def test_b10_does_not_work_out_the_bytes_share_from_times_it_calls_noise_bound_b
     from utils.lessons.articles_checked import evidence
 
     # a 64 KiB message faster than the 4 KiB one: this run's message times are out of order
-    noisy = _link_m([133e-6, 116e-6, 108e-6, 150e-6, 388e-6, 1441e-6])
+    noisy = _link_m([133e-6, 116e-6, 100e-6, 150e-6, 388e-6, 1441e-6])  # 116 > 100 + 10%
     b10 = verdicts.judge(claims.BY_ID["B10"], noisy, {})
     assert "nor the bytes' share (row B10) is read" in b10.evidence
     assert "the bytes' share of the 4 MiB message is not worked out" in b10.evidence
@@ -179,7 +179,7 @@ def test_b8_saving_is_the_difference_of_the_printed_times():
 def test_a_summary_row_names_the_row_its_check_follows_both_branches():
     from utils.lessons.articles_checked import evidence
 
-    noisy = _link_m([133e-6, 116e-6, 108e-6, 150e-6, 388e-6, 1441e-6])
+    noisy = _link_m([133e-6, 116e-6, 100e-6, 150e-6, 388e-6, 1441e-6])  # 116 > 100 + 10%
     earlier = {"B10": verdicts.judge(claims.BY_ID["B10"], noisy, {})}
     assert earlier["B10"].check == verdicts.NOISY
     parts = verdicts.summed_rows_named("B18", verdicts.NOISY, earlier)

@@ -81,7 +81,13 @@ def test_the_note_says_what_lesson_02_found_and_which_section_9_medians_it_named
     assert near.endswith("within its work-scaled reference (1.84x) plus the rounds' spread (± 0.07): explained "
                          "by the reference.")  # 1.88 - 0.07 = 1.81 <= 1.84
     over = report.lesson_02_two_stages_reading(ZBV | {"value": 2.03}, "ZBV")
-    assert over.endswith("as past 2 devices' 2x: a finding to explain, which no reference explains.")
+    # rule 4 (t34_09 #1): 2.03x ± 0.07 covers 2x, so at 2x within noise; no reference is said to explain it
+    assert over.endswith("above its bound: a finding to explain, the median at 2 devices' 2x (within noise: 2.03x "
+                         "± 0.07 covers 2x), which no reference is said to explain: a reference past 2x explains "
+                         "nothing past 2x (rule 4)."), over
+    beyond = report.lesson_02_two_stages_reading(ZBV | {"value": 2.13}, "ZBV")  # 2.13 - 0.07 = 2.06 > 2
+    assert beyond.endswith("the median itself past 2 devices' 2x beyond its rounds' spread (2.13x - 0.07 = 2.06x), "
+                           "which no reference explains (rule 4)."), beyond
 
 
 def test_the_tail_counts_section_9_only_from_the_list_the_note_printed():

@@ -101,8 +101,9 @@ def test_the_take_aways_print_the_threads_sentence_from_the_diagnosis(monkeypatc
     timed = lab.Diagnosis(3, reading, [], _timed(6.0, 6.07, 6.12, 6.17, 6.3))
     said = _flat(takeaways.take_aways(timed, object(), predict=lambda r: 1887.0))
     assert "1683 ms under the prediction" in said, said
-    # thirty-second reading: the worked block no longer repeats the short list's one line on the thread count
-    assert "yours computed with 1 each, on 2 cores. - Timed alone, without the profiler, the slow script's" in said
+    # thirty-second reading: the worked block no longer repeats the short list's one line on the thread count;
+    # thirty-fourth: nor its sentence on the counts asked for (said once, in the short list)
+    assert "- Timed alone, without the profiler, the slow script's" in said and "asked for" not in said, said
     assert "in one line" not in said
     # the take-aways pass the reading: the share is of forward and backward's part, the kept regions named
     assert ("= 1318 ms a step. - The prediction's 1683 ms miss also holds what the other regions it keeps saved: the "
@@ -111,7 +112,7 @@ def test_the_take_aways_print_the_threads_sentence_from_the_diagnosis(monkeypatc
     assert "part of it is 1374 to 1683 ms. - The launcher's thread count saves 78% to 96% of that part: the threads explain part of the miss, not all of it" in said, said
     assert "not measured here" not in said
     untimed = _flat(takeaways.take_aways(lab.Diagnosis(3, reading, []), object()))
-    assert "on 2 cores. - This run did not time one thread count " \
+    assert "- This run did not time one thread count " \
            "against the other alone, so what the threads cost is not measured here." in untimed, untimed
     assert all(len(line) <= 110 for line in takeaways.take_aways(timed, object()).splitlines())
 

@@ -9,7 +9,7 @@ from utils.labs.fit_the_budget.checks import cost_noise, selective_against_every
 
 WHY = ("keeping the matmuls' outputs spares backward recomputing them, which pays off only where they take most "
        "of a block's time, and its policy costs something at every operation (lesson 06 §2); here the two "
-       "together came to less than the noise")  # thirty-second reading: says what backward no longer does
+       "together came to {} the noise")  # thirty-second reading: says what backward no longer does
 
 
 def _rounds(selective: float, every: float) -> dict:
@@ -29,7 +29,7 @@ def test_within_the_noise_says_why_selective_need_not_be_cheaper(selective, ever
     said = selective_against_every_block(rounds)
     assert said.startswith("selective checkpointing against every block here: no effect shown, within the cost "
                            "table's noise ("), said
-    assert said.endswith(f"each cost is 1 + its share above). {side}: {WHY}"), said
+    assert said.endswith(f"each cost is 1 + its share above). {side}: {WHY.format('less than')}"), said
 
 
 def test_beyond_the_noise_keeps_its_own_reason_and_no_within_noise_clause():

@@ -50,7 +50,7 @@ def test_lab06_selective_why_names_what_backward_no_longer_recomputes():
     from utils.labs.fit_the_budget.checks import _selective_within_noise
 
     for selective, every in ((1.21, 1.18), (1.18, 1.21), (1.2, 1.2)):  # every side the printed cost fell on
-        said = _selective_within_noise(selective, every)
+        said = _selective_within_noise(selective, every, 0.03, 0.05)   # a gap within the noise
         assert ": keeping the matmuls' outputs spares backward recomputing them, which pays off only" in said, said
         assert "what it saves, recomputing" not in said  # read as though selective recomputes the matmuls
 

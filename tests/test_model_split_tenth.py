@@ -86,7 +86,7 @@ def test_the_baselines_gap_is_worked_from_the_printed_ms_and_read_as_printed():
     # the other outcome: 682 / 669 = 1.9%, printed 2%: the band from 1.60 x 0.98 = 1.568 reaches 1.57
     said = report.bubble_answer([_multi("interleaved 1F1B", 0.6820, INTERLEAVED)], PLAIN, "section 5's launch")
     assert "682 ms in this launch, 669 ms in plain 1F1B's: 2% apart" in said
-    assert "interleaved 1F1B 1.52x ± 0.05 (-7%, within the noise and the baselines' 2% gap: not read)" in said
+    assert "interleaved 1F1B 1.52x ± 0.05 (-7%, too small to read: the noise, widened by the baselines' 2% gap, covers it)" in said
 
 
 def test_section_9_prints_each_rows_spread_beside_its_speedup():

@@ -252,7 +252,7 @@ def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
                "share above")
     if claims.within_noise(gap, noise, 0.0):  # one colon: t24_labs48 read four in one sentence
         return f"selective checkpointing against every block here: no effect shown, within the cost table's noise " \
-               f"({figures}). " + _selective_within_noise(selective, every)
+               f"({figures}). " + _selective_within_noise(selective, every, gap, noise)
     if selective > every:
         return (f"selective checkpointing cost more than every block here, beyond the cost table's noise ({figures}): "
                 "it saves recomputing the matmuls, which pays only where they dominate a block's time, and its "
@@ -267,23 +267,34 @@ _NOT_TIMED = ": the likely reason{}, not timed apart here"
 
 # why selective need not be the cheaper checkpointing (lesson 06 section 2), for a gap within the noise; what it
 # saves comes first, named as what backward no longer does (thirty-second reading: "what it saves, recomputing the
-# matmuls" read as though selective recomputes them)
+# matmuls" read as though selective recomputes them); {} is how the gap stood to the noise (``_against_noise``)
 _SELECTIVE_WHY = ("keeping the matmuls' outputs spares backward recomputing them, which pays off only where they "
                   "take most of a block's time, and its policy costs something at every operation (lesson 06 "
-                  "§2); here the two together came to less than the noise")
+                  "§2); here the two together came to {} the noise")
 
 
-def _selective_within_noise(selective: float, every: float) -> str:
+def _against_noise(gap: float, noise: float) -> tuple[str, str]:
+    """How a printed gap within the noise stood to it: strictly less, or equal to it, a bound being a ceiling
+    (thirty-fourth reading: "by less than the noise" beside 0.02 against ± 0.02). The side's words and the
+    reason's, as ("by less than the noise", "less than") or ("at the edge of the noise", "no more than")."""
+    if round(gap - noise, 9) < 0:   # both as printed; rounded as ``claims.within_noise`` rounds a tie
+        return "by less than the noise", "less than"
+    return "at the edge of the noise", "no more than"
+
+
+def _selective_within_noise(selective: float, every: float, gap: float, noise: float) -> str:
     """Why selective checkpointing, the one lesson 06 keeps more outputs in, did not show cheaper than every
     block here, by the side its printed cost fell on (twenty-ninth reading: +16% beside +13% read as a
-    contradiction to a learner from lesson 06). Called only where the gap is within the table's noise."""
+    contradiction to a learner from lesson 06), and by how the printed ``gap`` stood to the ``noise``. Called
+    only where the gap is within the table's noise."""
+    by, came_to = _against_noise(gap, noise)
     if selective > every:
-        side = "Selective measured dearer, not cheaper, by less than the noise"
+        side = f"Selective measured dearer, not cheaper, {by}"
     elif selective < every:
-        side = "Selective measured cheaper, but by less than the noise"
+        side = f"Selective measured cheaper, but {by}"
     else:
         side = "Selective measured the same as every block"
-    return f"{side}: {_SELECTIVE_WHY}"
+    return f"{side}: {_SELECTIVE_WHY.format(came_to)}"
 
 
 def cost_noise(rounds: dict[str, list[float]]) -> float:

@@ -138,8 +138,9 @@ def _bullets(diagnosis: Diagnosis, train_fn, flops: float | None, peak, predict)
     # twenty-seventh reading: the optimizer has no all-reduce, so the rows are named as the table names them
     took = f"Forward and backward (its all-reduces included) and the optimizer took {share_text(compute)}"
     costed = [  # (the slow script's share of a step it cost, the take-away, its one sentence)
+        # the thread counts asked for are said once, in the short list above the working (thirty-fourth
+        # reading: the same sentence twice); the working keeps the timing
         (compute, f"{took} of the slow script's step ({rows_text(ref, 'forward and backward', 'optimizer')}){rate}.\n"
-                  f"{asked}\n"  # the thread count's one line is the short list's (thirty-second reading)
                   + short_sentences(f"{timed[:1].upper()}{timed[1:]}."),
          f"{took} of the slow script's step{rates}.\n{asked} The thread count: {verdict}."),
         (sum(waits.values()), f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow "

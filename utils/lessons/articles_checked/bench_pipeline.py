@@ -176,15 +176,18 @@ def lesson_02_beside(m: dict) -> str:
             f"({percent(lshare)})")
     if runs_agree(bx, bspread, lx, lspread):
         return said + f": {agreeing_work_words(bx, bspread, lx, lspread, bwork, lwork)}"
+    # the two runs disagree, said with both medians and spreads as the DDP and quantize paragraphs say it
+    said += (f": {bx:.2f}x ± {bspread:.2f} and {lx:.2f}x ± {lspread:.2f}, neither covering the other's, so the "
+             "two runs disagree")
     if abs(half_up(bshare * 100, 0) - half_up(lshare * 100, 0)) <= LEDGER_NOISE * 100:
         if same_work(bwork, lwork):  # same share, same work: nothing on the page accounts for the gap
-            return said + (f": about the same share of each and the same work ({work_text(bwork, lwork)} one "
+            return said + (f"; about the same share of each and the same work ({work_text(bwork, lwork)} one "
                            "device's, bound "
                            "over reference), yet the medians disagree, which neither run explains")
-        return said + (f": about the same share of each, so the two runs' stages did different work (about "
+        return said + (f"; about the same share of each, so the two runs' stages did different work (about "
                        f"{bwork:.2f}x and {lwork:.2f}x one device's, each bound over its reference), which neither "
                        "run explains")
-    return said + (": the shares differ too, so the stages' work does not account for the gap between the "
+    return said + ("; the shares differ too, so the stages' work does not account for the gap between the "
                    "medians, which neither run explains")
 
 

@@ -16,7 +16,7 @@ import statistics
 from utils import claims as words
 from utils.lessons.articles_checked import capstone, figures, host_memory
 from utils.lessons.articles_checked.pipeline_reference import (  # noqa: F401  (re-exported)
-    EXPLAINED_MARGIN, explained_by_reference, work_scaled_reference)
+    EXPLAINED_MARGIN, explained_by_reference, median_two_words, work_scaled_reference)
 from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_above_words: re-exported)
     LEDGER_NOISE, READ_AS_LESSON_02, TWO_STAGES, Busy, Missing, needs_undisturbed, _sends, _stopped,
     PACKED_BOUND, capstone_two_devices, cnn_rounds, compression_rounds, fixed_cost, fused_verdict, inversions,
@@ -92,9 +92,9 @@ def speedup_words(m, name: str) -> str:
     if name == "naive_split":
         return split_alone_words(r)
     text = recorded_verdict(r, r.get("bound"))  # as printed: 1.7797 is 1.78, at 1.78, as lesson 02 judges it
-    two = figures.DEVICES  # rule 1: no reference explains a median past 2 devices' 2x (lesson 02 §5 says so)
-    if name == "pipeline" and past_bound(text) and words.as_printed(r["value"], 2) > two:
-        return f"{text}, the median itself past {two} devices' {two}x, which no reference explains"
+    # rule 4: a median printed past 2 devices' 2x is read against 2x with its spread, never by a reference
+    if name == "pipeline" and past_bound(text) and median_two_words(r):
+        return f"{text}, {median_two_words(r)}"
     if name == "pipeline" and past_bound(text) and explained_by_reference(r):
         if work_scaled_reference(r) is not None:  # lesson 02 §5's verdict: above the bound, explained by it
             return f"above the bound, {pipeline_explanation(r)}"

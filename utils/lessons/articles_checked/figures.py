@@ -17,6 +17,7 @@ from utils.lessons.articles_checked.stored_peaks import stored_peaks, stored_spr
 from utils.lessons.model_split.bounds import round_above, round_as_printed  # one round, with the digits it prints
 from utils.lessons.model_split.report import above_as_printed  # lesson 02's rule: above as printed
 from utils.lessons.model_split.noise import round_text  # lesson 02's rounds: 1.997, never 2.00 under 2x
+from utils.lessons.start_here.line_check import EDGE  # lesson 00's rule: what one noisy median may miss by
 from utils.lessons.model_split.rounds_above import band_clauses  # lesson 02's words for rounds above a bound
 from utils.lessons.model_split.rounds_above import _work_reference_clause as work_reference_clause
 from utils.lessons.model_split.rounds_above import past_reach_words, work_reference_reaches
@@ -293,17 +294,16 @@ FIXED_COST_PAIR = (4, 2**12)  # both almost all fixed cost: row B2 reads their o
 
 
 def inversions(m) -> list[tuple[int, int]]:
-    """Every pair of message sizes (smaller, larger) whose larger message took less time, in whole µs as the
-    rows print them: fewer bytes cannot take longer by their own cost, so no row reads bytes from them. The
-    4-byte and 4 KiB pair is left to row B2, which reads both as fixed cost and says whether the 4-byte one's
-    excess is within lesson 00's noise or beyond it (``timed_rows.slower_small_words``, ``FIXED_COST_PAIR``);
-    the fixed cost is read from the 4 KiB time then (``fixed_cost``), so the 4-byte time is left out."""
+    """Every pair of sizes (smaller, larger) whose larger message took less time beyond the ``EDGE`` one noisy
+    median may miss by (lesson 00's rule), in whole µs as printed: no row reads bytes from them. The 4 B/4 KiB
+    pair is row B2's, read as fixed cost within or beyond that noise (``timed_rows.slower_small_words``); the
+    fixed cost is then read from the 4 KiB time (``fixed_cost``), so the 4-byte time is left out."""
     us = {n: int(words.as_printed(t, 0, scale=1e-6)) for n, t in _sends(m).items()}
     small, kib = FIXED_COST_PAIR
     if small in us and kib in us and us[small] > us[kib]:
         del us[small]
     return [(a, b) for a in sorted(us) for b in sorted(us)
-            if a < b and us[b] < us[a] and (a, b) != FIXED_COST_PAIR]
+            if a < b and us[a] > us[b] * (1 + EDGE) and (a, b) != FIXED_COST_PAIR]  # t34_09 #3: 6% is noise
 
 
 def fixed_cost(m) -> float:
@@ -349,11 +349,11 @@ def _losses(text: str) -> list[float]:
 
 def paired(ratios: list[float]) -> tuple[float, float]:
     """The median of paired rounds' ratios and their spread (``claims.printed_spread``: from the rounds as
-    printed, half up), as the rows print them (two decimals), so that a verdict reads the figures the page shows.
+    ``round_text`` prints them, 0.999 near 1x, half up; t34_09 #5), two decimals, as the page shows them.
     The median too is worked from the rounds as printed and rounded half up, as a reader redoes it: rounds
     printed 1.20 and 1.25 in the middle give 1.225, printed 1.23x."""
     shown = [words.as_printed(r, 2) for r in ratios]
-    return words.half_up(statistics.median(shown), 2), words.printed_spread(ratios)
+    return words.half_up(statistics.median(shown), 2), words.printed_spread(ratios, shown=round_as_printed)
 
 
 def rounds_record(ratios: list[float], bound: float, devices: int | None = 2) -> dict:

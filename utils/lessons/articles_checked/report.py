@@ -12,7 +12,7 @@ from collections import Counter
 
 from utils.claims import as_printed, printed_ratio
 from utils.lessons.articles_checked import claims, sections, short_evidence
-from utils.lessons.articles_checked.pipeline_reference import work_scaled_reference
+from utils.lessons.articles_checked.pipeline_reference import median_two_words, work_scaled_reference
 from utils.lessons.articles_checked.figures import DEVICES
 from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREES, EXPLAINED_MARGIN, NOISY,
                                                    LAUNCHES_DISAGREE, launches_text,
@@ -215,10 +215,11 @@ PIPELINE_ABOVE = (
 
 
 def pipeline_above_words(record: dict) -> str:
-    """``PIPELINE_ABOVE`` and why that reference does not explain this run's median: the median is past 2
-    devices' 2x (which no reference explains, rule 1), or past the reference too, or the ledger keeps none."""
+    """``PIPELINE_ABOVE`` and why that reference does not explain this run's median: the median is printed past
+    2 devices' 2x (rule 4: past it beyond its spread, or at it within noise; either way no reference explains
+    it), or past the reference too, or the ledger keeps none."""
     if as_printed(record["value"], 2) > DEVICES:
-        why = f"This median is past {DEVICES} devices' {DEVICES}x, which no reference explains (rule 1)"
+        why = median_two_words(record).replace("the median ", "This median is ", 1)
     elif work_scaled_reference(record) is None:
         why = "The ledger keeps no reference for this figure"
     else:

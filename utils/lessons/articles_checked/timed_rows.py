@@ -85,7 +85,8 @@ def out_of_order_words(m) -> str:
     found = sizes_out_of_order(m)
     if not found:
         return ""
-    return (f"; INCONCLUSIVE: this run's message times are out of order, which no bytes explain: "
+    return (f"; INCONCLUSIVE: this run's message times are out of order beyond the {EDGE:.0%} one noisy median "
+            f"may miss by (lesson 00's rule), which no bytes explain: "
             f"{inversions_words(m, found)}; so neither the fixed cost's share (row B2) nor the bytes' share "
             "(row B10) is read from them")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from utils.claims import as_printed, within_noise
 from utils.lessons.articles_checked import sections
-from utils.lessons.articles_checked.checks import launches, spread_of, work_scaled_reference
+from utils.lessons.articles_checked.checks import launches, median_two_words, spread_of, work_scaled_reference
 from utils.lessons.articles_checked.figures import (DEVICES, reference_past_two_words, rounds_above,
                                                     rounds_past_two_words, split_reference)
 from utils.lessons.articles_checked.reference_rounds import (median_words, past_reference_clauses,
@@ -28,13 +28,12 @@ def capitalised(text: str) -> str:
 def lesson_02_two_stages_reading(record: dict, schedule: str) -> str:
     """What lesson 02 §9 found for a schedule with two stages per device whose median passed its bound, by
     its rule on the figures the ledger keeps (the median, its rounds' spread, the work-scaled reference): a
-    median past 2 devices' 2x is a finding no reference explains; one within the work-scaled reference (plus
+    median printed past 2 devices' 2x is read by rule 4 (``median_two_words``), never by a reference; one within the work-scaled reference (plus
     the rounds' spread) is explained by it; past that too, or with no reference kept, a finding to explain."""
     value, spread = as_printed(record["value"], 2), spread_of(record)
     head = f"{capitalised(sections.cite(TWO_STAGES_SECTION))} reads {schedule}, {value:.2f}x,"
-    if value > DEVICES:
-        return (f"{head} as past {DEVICES} devices' {DEVICES}x: a finding to explain, which no reference "
-                "explains.")
+    if value > DEVICES:  # rule 4: past 2x beyond its spread, or at 2x within noise; no reference explains it
+        return f"{head} above its bound: a finding to explain, {median_two_words(record)}."
     reference = work_scaled_reference(record)
     if reference is None:
         return f"{head} against a work-scaled reference the ledger does not keep: a finding to explain here."

@@ -332,8 +332,10 @@ def a19(m):
                            f"(speed-up / 2{_median(r)}){_bound_note(m, name, r)}"))
     two_stages, two_stages_kept = two_stage_parts(m, noted_words)  # lesson 02 §9's, where recorded
     parts += two_stages
-    ranked = ranking_words(ranked_figures(m, kept | two_stages_kept))  # spreads beside the order (t27_09 #7)
-    parts.append(Part(kept_most_words(kept | two_stages_kept) + (
+    found = ranked_figures(m, kept | two_stages_kept)
+    ranked = ranking_words(found)  # spreads beside the order (t27_09 #7)
+    spreads = {label: spread for label, (_, spread) in found.items()}  # "about all of it" within noise (t34_09 #1)
+    parts.append(Part(kept_most_words(kept | two_stages_kept, spreads=spreads) + (
         "" if is_median else " (the split's share from its fastest pass, the others' as their lessons recorded "
         "them)") + (f"; {ranked}" if ranked else "") + f"; {two_stages_read_words(m)}", ARITHMETIC))
     return parts + [p for p in (data_parallel_reason(m),) if p]  # the verdict's reason, from lesson 03's figure

@@ -55,11 +55,13 @@ def int8_against_reference(record: dict, why: str = "") -> str:
     return f"against its reference {reference}{why}: {said}"
 
 
-def kept_most_words(kept: dict[str, float], split: str = "the article's split") -> str:
+def kept_most_words(kept: dict[str, float], split: str = "the article's split",
+                    spreads: dict[str, float | None] | None = None) -> str:
     """Row A19's reading, from each method's share of one GPU's rate (speed-up / 2), judged as printed (whole
     per cent): which kept both GPUs working (over ``BOTH_WORKING`` each: past the half that GPUs taking turns
     keep, by a margin for noise), whether the split left one idle at a time, and which kept the most of the
-    figures the row reads."""
+    figures the row reads: at 100% or more, "all of it or more" only where each top figure's rounds' spread
+    (``spreads``, of the speed-up; halved for the share) keeps it past 100%, else "about all of it" (rule 4)."""
     pct = {name: int(claims.half_up(share * 100, 0)) for name, share in kept.items()}  # as printed (half up)
     ranked = sorted(pct.items(), key=lambda item: -kept[item[0]])
     shares = ", ".join(f"{name} {percent_text(kept[name])}%" for name, _ in ranked)
@@ -81,8 +83,21 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split") 
     # "all of it" from the share itself (the speed-up as printed, 2.00x or more), never from a rounded 100%
     lead = (f"of the figures this row reads, none kept all of each GPU's rate ({names} came nearest, "
             f"{percent_text(kept[best])}%{each})" if claims.half_up(kept[best] * 100, 9) < 100
-            else f"{names} kept all of it or more")
+            else _all_of_it(tied, kept, spreads or {}))
     return f"{both}; {lead}; each GPU's share here, most first: {shares}"
+
+
+def _all_of_it(tied: list[str], kept: dict[str, float], spreads: dict[str, float | None]) -> str:
+    """The top shares at 100% or more (speed-up / 2, as printed): "all of it or more" where each one's spread
+    (half its speed-up's, as printed) keeps it past 100%; within that spread of 100%, "about all of it" with
+    the share and its spread (t34_09 #1: 2.01x ± 0.07 is 100.5% ± 4, within noise of 100%)."""
+    near = [name for name in tied if spreads.get(name) is not None and claims.half_up(kept[name] * 100, 9) > 100
+            and claims.half_up(kept[name] * 100 - spreads[name] * 50, 9) <= 100]  # "or more" within noise: no
+    if not near:
+        return f"{_listed(tied)} kept all of it or more"
+    each = "; ".join(f"{name + ' ' if len(tied) > 1 else ''}{percent_text(kept[name])}% ± "
+                     f"{percent_text(spreads[name] / 2)}" for name in near)  # one name: not said twice
+    return f"{_listed(tied)} kept about all of it ({each}: within noise of 100%)"
 
 
 def fused_words(c, names: tuple[str, str], setup: str, gpu: bool = False, recorded=None) -> str:

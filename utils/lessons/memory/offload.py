@@ -87,15 +87,20 @@ def reference_rate(rates: dict[int, float], cores: int) -> tuple[float, str]:
     for the column: the faster thread count's fastest round (``rates``: threads -> parameters/s), never past
     the bound equal work allows on ``cores`` threads, ``cores`` x one thread's rate. A rate past that bound is a
     finding to explain, not a reference to build on: the table then reads the bound (t32/t33_0506: 619 M/s on
-    2 threads, 2.31x one thread's 268 M/s, read 536 M/s). Lesson 06, section 8."""
+    2 threads, 2.31x one thread's 268 M/s, read 536 M/s). The name carries the rate it is worked from, in M/s
+    as printed, so that "half {name} = 270.0 M/s" reads as one sum: the bound's name gives the 1-thread rate
+    it multiplies (t34_0506 #4: "half 2 x this machine's 1-thread rate, the 2-thread bound, 270.0" named no
+    figure). Lesson 06, section 8."""
     best = max(rates, key=rates.get)
     rate = claims.as_printed(rates[best], 0, 1e6) * 1e6
+    own = f"this machine's {best}-thread AdamW rate ({rate / 1e6:.0f} M/s)"
     if best == 1 or 1 not in rates:
-        return rate, f"this machine's {best}-thread AdamW rate"
-    bound = cores * claims.as_printed(rates[1], 0, 1e6) * 1e6
+        return rate, own
+    one = claims.as_printed(rates[1], 0, 1e6)
+    bound = cores * one * 1e6
     if rate > bound:
-        return bound, f"{cores} x this machine's 1-thread AdamW rate, the {cores}-thread bound"
-    return rate, f"this machine's {best}-thread AdamW rate"
+        return bound, f"the {cores}-thread bound ({cores} x this machine's 1-thread AdamW rate, {one:.0f} M/s)"
+    return rate, own
 
 
 def reference_doubt(paired: list[float], rates: dict[int, float], cores: int) -> str:

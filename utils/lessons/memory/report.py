@@ -200,20 +200,22 @@ def pairs_rule(rounds: dict[str, list[float]], pairs: list[tuple[str, str]], flo
             + ". ".join(said) + ".")
 
 
-def fastest_rule(rounds: dict[str, list[float]], name: str, reference: str, what: str,
-                 floor: float = 0.02, used: str = "as the ms parts use") -> str:
-    """How a ratio of the fastest of each (``name`` x ``reference``, from the ms as printed) sits beside its
-    rounds' own figure, where the page reads that pair's fastest runs as its ms parts do (section 2's policy
-    cost): "{what} is the fastest of each, 24.6 / 20.4 = 1.21x, as the ms parts use; the rounds' own ratios
-    give a median of 1.19x; its ± is half the middle half's range, ... ± 0.03", then any round lying far
-    outside the rest (``outlying_clause``), so that a reader meeting it in the table finds it named (t28_0506).
-    ``used``: where the page reads that pair's fastest runs (the blocks' pair: its note on a part and its whole)."""
-    slow, fast = (claims.as_printed(min(rounds[k]) * 1e3, 1) for k in (name, reference))
+def median_rule(rounds: dict[str, list[float]], name: str, reference: str, what: str,
+                floor: float = 0.02, fastest: str = "as the ms parts use") -> str:
+    """How a pair's figure is read where the prediction takes its rounds' median (``policy_cost.policy_costs``):
+    "{what} is the rounds' median, as the prediction reads it: 1.10x; its ± is half the middle half's range, ...
+    ± 0.05", then any round lying far outside the rest (``outlying_clause``: t28_0506), then the fastest of
+    each, "26.3 / 22.1 = 1.19x, {fastest}, is not the prediction's figure (it may pair different rounds)", so
+    that a reader redoing the prediction from the page uses the median, not the fastest (t34_0506 #2: the
+    caption called the fastest "the figure" though the prediction read the median). ``fastest``: where the page
+    prints or uses that pair's fastest runs (the ms parts; the step times' first table)."""
     median, spread, each = step_ratio(rounds, name, reference, floor)
-    return (f"{what} is the fastest of each, {slow:.1f} / {fast:.1f} = {claims.half_up(slow / fast, 2):.2f}x, "
-            f"{used}; the rounds' own ratios give a median of "
+    slow, fast = (claims.as_printed(min(rounds[k]) * 1e3, 1) for k in (name, reference))
+    return (f"{what} is the rounds' median, as the prediction reads it: "
             + _median_working(rounds, name, reference, floor)
-            + outlying_clause(list(enumerate(each, 1)), median, spread))
+            + outlying_clause(list(enumerate(each, 1)), median, spread)
+            + f". The fastest of each, {slow:.1f} / {fast:.1f} = {claims.half_up(slow / fast, 2):.2f}x, {fastest}, "
+              f"is not the prediction's figure (the two may come from different rounds)")
 
 
 def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, median: float) -> str:

@@ -78,7 +78,8 @@ def noise_name(spread: float, floor: float = 0.0) -> str:
     raw = claims.half_up(spread, 3)
     if floor > raw:
         return f"the noise floor, {floor:.0%} of the plain step, used as it exceeds the rounds' own ± {raw:.3f}"
-    return f"the rounds' noise, their ± {claims.as_printed(spread, 2):.2f} of the plain step"
+    # half up, as the rounds' working prints it (0.045 -> ± 0.05; ``round`` gives 0.04: t34_0506 #1)
+    return f"the rounds' noise, their ± {claims.half_up(spread, 2):.2f} of the plain step"
 
 
 def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance: float,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from utils.claims import as_printed, half_up, paired_spread, printed_ratio, runs_agree, within_noise
 from utils.lessons.model_split.bounds import printed_side
-from utils.lessons.model_split.noise import above_as_printed, beside_line, printed, round_text, rounds_text
+from utils.lessons.model_split.noise import (above_as_printed, beside_line, median_past_devices, printed, round_text,
+                                            rounds_text)
 from utils.lessons.model_split.runs import Row
 
 
@@ -135,7 +136,7 @@ def _against_plain(v: float, d: float, pv: float, pd: float, gap: float) -> str:
     low, high = round((pv - pd) * (1 - gap), 9), round((pv + pd) * (1 + gap), 9)
     apart = f"{half_up((v / pv - 1) * 100, 0):+.0f}%"  # worked from the two printed medians
     if low <= round(v + d, 9) and round(v - d, 9) <= high:
-        return f"{apart}, within the noise and the baselines' {gap:.0%} gap: not read"
+        return f"{apart}, too small to read: the noise, widened by the baselines' {gap:.0%} gap, covers it"
     return f"{apart}: " + ("faster" if v > pv else "slower")
 
 
@@ -176,6 +177,9 @@ def p_at_this_m(r: Row) -> str:
     p = r.devices
     said = (f"{r.schedule} at m={r.m} measured {value:.2f}x ± {spread:.2f}, beside its bound at this m, "
             f"{r.bound:.2f}x (p = {p}x is its bound only as m grows): ")
+    if above_as_printed(r.speedup, p) and not median_past_devices(r):  # the spread covers p: noise (t34_02)
+        return said + (f"within noise of p ({value:.2f}x ± {spread:.2f} covers {p}x): the median is no finding (the "
+                       "table's verdict reads each round past p).")
     if above_as_printed(r.speedup, p):
         return said + (f"the median is past p = {p}x at this m, a figure {p} devices sharing equal work cannot "
                        "give: a finding to explain, which no reference explains (the table's verdict reads "

@@ -104,7 +104,7 @@ def ledger_reading(now_ms: float, then_ms: float, accuracy: float) -> str:
     if how == "within":
         return (f"Lesson 00's layout measured now agrees with lesson 00's fit within its accuracy "
                 f"({tolerance_text(accuracy)}; {now} vs {then} ms, a factor of {factor(now_ms, then_ms):.2f} "
-                "apart): no move of the path since lesson 00's run is shown.")
+                "apart): this run shows no change in the path since lesson 00's run.")
     return (f"Lesson 00's layout measured now is {factor_text(now_ms, then_ms)} lesson 00's fit ({now} vs {then} "
             f"ms), beyond its accuracy ({tolerance_text(accuracy)}): the same path moved between lesson 00's run "
             "and this one (this run does not tell why).")

@@ -558,10 +558,12 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
 def probe_link_time(r: Row, tiny: float, activation: float, n_bytes: int) -> float:
     """A row's messages (s) priced with the probe's own two figures, as section 8 prints them: each message the
     4-byte probe's time (0.086 ms, its fixed cost), each MiB the activation's time less that (1.78 - 0.086 ms per
-    MiB): 16 x 0.086 + 2 x 1.694 = 4.8 ms. Not one ratio at 1 MiB: a small message pays mostly its fixed cost."""
+    MiB): 16 x 0.086 + 2 x 1.694 = 4.8 ms. Not one ratio at 1 MiB: a small message pays mostly its fixed cost.
+    As printed, to 0.1 ms rounded half up, as a reader rounds a sum of printed figures: 2 x 0.051 + 2 x 0.424 =
+    0.950 reads 1.0 ms (``round`` gives 0.9, the float being 0.94999...: t34_02 #2)."""
     fixed = as_printed(tiny, 3, 1e-3)
     per_mib = max(as_printed_sig(activation, 3, 1e-3) - fixed, 0.0) / (n_bytes / 2**20)
-    return (r.messages * fixed + r.bytes_sent / 2**20 * per_mib) * 1e-3
+    return half_up(r.messages * fixed + r.bytes_sent / 2**20 * per_mib, 1) * 1e-3
 
 
 def probe_share(r: Row, tiny: float, activation: float, n_bytes: int) -> float:

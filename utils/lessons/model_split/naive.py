@@ -11,7 +11,7 @@ from utils.claims import Claim, as_printed, half_up, percent, runs_agree, within
 from utils.lessons.model_split.bounds import paired_digits, round_as_printed, rounds_spread
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, explained_then,
                                             ms_as_printed, noise_of_one, printed, reference_gain,
-                                            reference_reading, reference_side,
+                                            reference_reading, reference_side, round_shortfall,
                                             reference_then,
                                             paired_reference, weak_reference_words,
                                             round_text, rounds_text)
@@ -178,8 +178,10 @@ def _against_process_reference(r: Row) -> str:
         return f"is {reference_reading(r, r.process_bounds, near)}."
     # under a reference clear of 1x: the excess over 1x is explained (cell 15), and the share says how much
     # of the reference's gain the messages and the turn-taking left (the words ``noise.explained_then`` starts)
-    explained = "explained by the reference; " if value > 1 else ""
-    then = f"{explained}it reaches {_process_gain(r)}; the rest is {_rest(r)}"
+    if value > 1:  # the shortfall round by round, never a share worked from two medians (t34_02 #1)
+        then = f"explained by the reference; {round_shortfall(r, r.process_bounds)}: {_rest(r)}"
+    else:
+        then = f"it reaches {_process_gain(r)}; the rest is {_rest(r)}"
     return f"is {reference_reading(r, r.process_bounds, then)}."
 
 
@@ -296,8 +298,8 @@ def _closing_verdict(r: Row, value: float, pb: float) -> str:
         return _slower_closing(r)
     paired = reference_reading(r, r.process_bounds)  # the one reading against the reference, round by round
     if process_reference_explains(r):  # of the median and the rounds within the ratios' spread only
-        share = explained_then(r, r.process_bounds).partition("; ")[2]  # under it: the share the block works
-        share = f"; {share}, the rest is {_rest(r)}" if share else ""
+        under = reference_side(r, r.process_bounds) == "under"  # the shortfall the block works, round by round
+        share = f"; {round_shortfall(r, r.process_bounds, figures=False)}: {_rest(r)}" if under else ""
         explained = (f"explained by each stage's lower cost in its own process (the per-process reference, "
                      f"{pb:.2f}x{share}); why a stage costs less alone (its caches, say) is not measured")
         return f"above it, and {reference_reading(r, r.process_bounds, explained)}."

@@ -188,12 +188,16 @@ def placements_table(got: dict, title: str, full: bool = False) -> Table:
             work, (stages, one) = r.work_inflation, r.work_ms
             row += [f"{r.baseline * 1e3:.0f}", " / ".join(f"{w:.0f}" for w in stages) if work else "",
                     f"{one:.0f}" if work else "", f"{work:.2f}x" if work else "", reading(r)]
+            if r.cpu_workers:  # CPU/busy's divisor (whole ms, as ``Row.cpu_share`` divides), t34_02 other
+                row.insert(-3, " / ".join(f"{as_printed(b, 0, 1e-3):.0f}" for b in r.busy))
         rows.append(tuple(row))
     columns = ["placement", "crossings per pass", "MiB moved per step", "step ms", "speedup (range)", "bound"]
     if full:
         kind = "CPU" if got[PLACEMENTS[0]]["row"].cpu_workers else "busy"
         columns += ["one device ms", f"{kind} ms per stage", f"one device {kind} ms", "work vs 1 dev",
                     "reading against 1x"]
+        if kind == "CPU":  # each stage's busy (wall) ms beside its CPU ms: the CPU/busy the readings print
+            columns.insert(-3, "busy ms per stage")
     return Table(columns, rows, title=title)
 
 
@@ -349,9 +353,9 @@ def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> s
         return said + (f"that alone accounts for the extra step time at every reading of it, up to {reached[-1]}, "
                        "since with one micro-batch the stages take turns.")
     return said + (f"that accounts for {covers_words(reached, missed)}: with one micro-batch the "
-                   "stages take turns, so the work explains the extra time at the readings it accounts for; what "
-                   f"{'the larger one holds' if len(missed) == 1 else 'the larger ones hold'} beyond it is not "
-                   "explained by this run.")
+                   "stages take turns, so the work explains those readings; the rest of the "
+                   f"{'larger reading' if len(missed) == 1 else 'larger readings'}, beyond the work's rise, this run "
+                   "does not explain.")
 
 
 def covers_words(reached: list, missed: list) -> str:

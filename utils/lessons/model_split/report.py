@@ -23,7 +23,7 @@ from utils.lessons.model_split.link import (LINK_SMALL, at_price, link_cause, li
                                            reread_at_probe, step_share)
 from utils.lessons.model_split.bounds import round_above, round_as_printed, round_digits, rounds_spread  # noqa: F401
 from utils.lessons.model_split.noise import (above_as_printed, against_prediction, ms_as_printed,  # noqa: F401
-                                            beside_line, percent_as_printed,
+                                            beside_line, median_past_devices, percent_as_printed,
                                             at_bound_in_noise, near_reference, noise_of_one, noise_of_reference,
                                             printed, reference_claim, reference_in_noise_of_one, reference_gain,
                                             under_work_reference, round_text, rounds_text, split_gain, medians_note,
@@ -40,8 +40,8 @@ from utils.tables import Table
 # explain_row's verdicts and thresholds (verdict_table shows them in words): in verdicts.py, re-exported
 from utils.lessons.model_split.verdicts import (ABOVE, AT_THE_BOUND, CONTENDED, CONTENTION, EXTRA,  # noqa: F401
                                                EXTRA_WORK, GAP, IMBALANCE, LESS_WORK_CAUSE, LESS_WORK_VERDICT,
-                                               NOISE, PAST_DEVICES, PER_PROCESS, PREDICTED, SHORT_OF_BOUND,
-                                               STAGES_EVEN, UNRESOLVED, WAITING, WAITING_OR_OFF, WITHIN_SPREAD,
+                                               NOISE, PAST_DEVICES, AT_DEVICES, PER_PROCESS, PREDICTED,
+                                               SHORT_OF_BOUND, STAGES_EVEN, UNRESOLVED, WAITING, WAITING_OR_OFF, WITHIN_SPREAD,
                                                WITHIN_SPREAD_PAST, verdict_table)
 
 
@@ -212,7 +212,7 @@ def row_verdict(r: Row, link: tuple[float, float] | None = None, profile: float 
         if not headline_verdict(r).startswith("above the bound"):  # the spread covers the excess: noise
             return WITHIN_SPREAD_PAST if r.above_devices else WITHIN_SPREAD
         if above_as_printed(r.speedup, r.devices):  # past 2x: no reference may be read as explaining it
-            return PAST_DEVICES
+            return PAST_DEVICES if median_past_devices(r) else AT_DEVICES
         if process_reference_explains(r):
             return PER_PROCESS
         if within_work_reference(r) and r.process_bound is None:  # section 3 reads its per-process one alone
@@ -290,9 +290,15 @@ def past_work_reference(r: Row) -> str:
         return ""
     if not above_as_printed(r.speedup, r.bound) and (under := under_work_reference(r, wb)):
         return under
-    if not above_as_printed(r.speedup, wb):
-        return f"within the work-scaled reference ({wb:.2f}x)" if above_as_printed(r.speedup, r.bound) else ""
     value, spread = printed(r)
+    if not above_as_printed(r.speedup, wb):
+        if not above_as_printed(r.speedup, r.bound):
+            return ""
+        # cell 33's "within" covers any median above the bound up to the reference; under it by more than d,
+        # the share is said too, the words "under its work-scaled reference" use elsewhere (t34_02, other)
+        under = round(value + spread, 9) < as_printed(wb, 2)
+        share = f" (under it by more than d: {percent(reference_gain(r, wb))} of its gain)" if under else ""
+        return f"within the work-scaled reference ({wb:.2f}x){share}"
     if above_as_printed(r.speedup, r.bound) and value - spread <= as_printed(wb, 2):  # cell 33's words, as printed
         return f"within the work-scaled reference ({wb:.2f}x) plus the rounds' spread (± {spread:.2f})"
     return _passed(r, wb, "its work-scaled reference")
@@ -352,7 +358,14 @@ AT_BOUND_VERDICT = "at the bound (within noise)"  # claims.speedup_verdict's wor
 def past_devices_verdict(r: Row) -> str:
     """A median above its bound and past the number of devices (2x on two), as printed: equal work overlapped
     on that many devices cannot give it, so no reference (per process, or scaled by the work) is read as
-    explaining it, whatever the reference measured; the rounds past that count are listed."""
+    explaining it, whatever the reference measured; the rounds past that count are listed. Where the rounds'
+    spread covers 2x (``median_past_devices``), the median is at 2x within noise, and each round past 2x is
+    still a finding by that alone (cell 15's rule 1)."""
+    if not median_past_devices(r):
+        value, spread = printed(r)
+        rounds = rounds_past_devices(r)
+        return (f"above the bound, at {r.devices} devices' {r.devices}x (within noise: {value:.2f}x ± {spread:.2f} "
+                f"covers {r.devices}x), no reference read as explaining it" + (f"; {rounds}" if rounds else ""))
     past = ", ".join(f"{round_text(s)}x" for s in r.above_devices)
     rounds = f" ({len(r.above_devices)} of {len(r.speedups)} rounds past {r.devices}x: {past})" if past else ""
     return (f"above the bound, the median itself past {r.devices} devices' {r.devices}x: a finding to explain, "
@@ -393,7 +406,7 @@ def reading(r: Row, link: tuple[float, float] | None = None, profile: float | No
 def _not_repeated(head: str, said: str) -> str:
     """``row_verdict``'s words less what the headline's verdict beside them already says (one line, each
     reading once): "" for PAST_DEVICES, the cause alone after "within the work-scaled reference"."""
-    if said == PAST_DEVICES:
+    if said in (PAST_DEVICES, AT_DEVICES):
         return ""
     if said == LESS_WORK_VERDICT and "within the work-scaled reference" in head:
         return LESS_WORK_CAUSE

@@ -322,11 +322,12 @@ class Row:
     def work_inflation(self) -> float | None:
         """Both stages' work over the one-device step's: above 1, the split does extra work. Worked from the
         figures as the tables print them (whole ms, ``work_ms``): stages 77 / 80 beside one device's 150 give
-        (77 + 80) / 150 = 1.05x, the reader's own division."""
+        (77 + 80) / 150 = 1.05x, the reader's own division, rounded half up as the reader rounds it: (37 + 98) /
+        120 = 1.125 reads 1.13x (``:.2f`` gave 1.12: t34_02 #3), and every figure worked from it uses 1.13."""
         if not (self.work and self.baseline_work):
             return None
-        stages, one = self.work_ms
-        return sum(stages) / (one or 1.0)  # a one-device work printed as 0 ms counts as its rounding step
+        stages, one = self.work_ms  # a one-device work printed as 0 ms counts as its rounding step
+        return half_up(sum(stages) / (one or 1.0), 2)
 
     @property
     def work_ms(self) -> tuple[list[float], float]:

@@ -110,34 +110,55 @@ def rounds_sentence(comparisons) -> str:
             f"{listed}." + (f" {disagree[0].upper()}{disagree[1:]}" if disagree else ""))
 
 
-def slowed_rounds(c) -> list[float]:
-    """Where the fastest times' ratio lies below the rounds' middle half, how much slower than its own fastest
-    the slow version ran at least, in each round that shows it: the round's ratio times the fast version's
-    fastest, over the slow version's fastest (the fast one never ran under its fastest), as printed. Only
-    slowdowns past the noise edge count (reader t33_0001 #2: 1.02x and 1.05x are noise in every other section)."""
-    slow, fast = printed_ms(c.slow_seconds), printed_ms(c.fast_seconds)
-    least = (claims.half_up(claims.as_printed(r, 2) * fast / slow, 2) for r in c.round_ratios)
-    return [x for x in least if x > 1.0 + DISAGREE_EDGE]
+def slowed_rounds(c, pairs=()) -> list[float]:
+    """Where the fastest times' ratio lies below the rounds' median, how much slower than its own fastest the
+    slow version ran at least, in each round that shows it: the round's ratio times the fast version's fastest,
+    over the slow version's fastest (the fast one never ran under its fastest), as printed. Where other pairs in
+    ``pairs`` divide the same slow times (``shares_slow_times``), the highest of their bounds for each round, so
+    that every such pair prints the one figure for the one measured time (reader t34_0001 #1). Only slowdowns
+    past the noise edge count (reader t33_0001 #2: 1.02x and 1.05x are noise in every other section)."""
+    slow = printed_ms(c.slow_seconds)
+    sharing = [c, *(p for p in pairs if p is not c and shares_slow_times(p, c))]
+    bounds = ([claims.half_up(claims.as_printed(r, 2) * printed_ms(p.fast_seconds) / slow, 2) for r in p.round_ratios]
+              for p in sharing)
+    return [x for x in map(max, zip(*bounds)) if x > 1.0 + DISAGREE_EDGE]
 
 
-def rounds_disagree(c) -> str:
-    """A clause where a pair's fastest times' ratio (as printed) lies outside its rounds' middle half by more
-    than the noise edge (``Comparison.disturbed``): the rounds did not slow both versions alike, so the
-    speed-up is known only as the range between the two (``Comparison.known_range``), the range every other
-    line prints too (reader t33_0001 #1; t31_0001 #2: the op-by-op having run at least 1.72x to 2.64x its
-    fastest in 4 of 5 rounds). "" where the ratio lies within the middle half or its noise edge."""
+def shares_slow_times(a, b) -> bool:
+    """Whether two pairs divide the same slow version's times: timed in the same rounds by ``compare_all``
+    (one time for the slow version, set beside each fast one), so the same name, fastest time and round count."""
+    return ((a.what, a.slow, a.slow_seconds, len(a.round_ratios)) ==
+            (b.what, b.slow, b.slow_seconds, len(b.round_ratios)))
+
+
+def _bound_said(c, pairs=()) -> str:
+    """How ``slowed_rounds`` worked its bound, naming every fast version whose rounds share the slow times, in
+    the section's order, so each pair's clause reads the same."""
+    fasts = list(dict.fromkeys(p.fast for p in [*pairs, c] if shares_slow_times(p, c)))
+    if len(fasts) == 1:
+        return f"the round's ratio times {c.fast}'s fastest, over {c.slow}'s"
+    named = ", ".join(f"{f}'s" for f in fasts[:-1]) + f" and {fasts[-1]}'s"
+    return f"the round's ratio times the fast version's fastest, over {c.slow}'s: the highest of {named}"
+
+
+def rounds_disagree(c, pairs=()) -> str:
+    """A clause where a pair's fastest times' ratio (as printed) and its rounds' median differ by more than the
+    noise edge (``Comparison.disturbed``): the rounds did not slow both versions alike, so the speed-up is
+    known only as the range between the two (``Comparison.known_range``), the range every other line prints
+    too (reader t34_0001 #1; t31_0001 #2: the op-by-op having run at least 1.72x to 2.64x its fastest in 4 of
+    5 rounds). ``pairs``: the section's pairs, so that those sharing the slow times name one slowdown
+    (``slowed_rounds``). "" where the two agree within the edge."""
     if not c.disturbed:
         return ""
     fastest = claims.as_printed(c.fastest_ratio, 2)
-    low, high = c.middle_half
-    side = "below" if fastest < low else "above"
+    side = "below" if fastest < c.median else "above"
     said = (f"{c.what}, {c.fast}: the rounds disagree: its fastest times' ratio, {fastest:.2f}x, lies {side} "
-            f"its rounds' middle half ({low:.2f}x to {high:.2f}x) by more than {DISAGREE_EDGE:.0%}")
-    slowed = slowed_rounds(c) if side == "below" else []
+            f"its rounds' median ({c.median:.2f}x) by more than {DISAGREE_EDGE:.0%}")
+    slowed = slowed_rounds(c, pairs) if side == "below" else []
     if slowed:
         said += (f"; in {len(slowed)} of {len(c.round_ratios)} rounds {c.slow} ran at least "
-                 f"{min(slowed):.2f}x to {max(slowed):.2f}x its fastest time (the round's ratio times "
-                 f"{c.fast}'s fastest, over {c.slow}'s), so a busy moment slowed it alone")
+                 f"{min(slowed):.2f}x to {max(slowed):.2f}x its fastest time ({_bound_said(c, pairs)}), so a busy "
+                 "moment slowed it alone")
     else:
         said += ", so the rounds did not slow both versions alike"
     ends = c.known_range
@@ -155,7 +176,7 @@ def speedup_claim(claim: str, c, slower: str) -> claims.Claim:
 
 def disagreement_sentence(comparisons) -> str:
     """``rounds_disagree`` for every pair it applies to, as one sentence; "" where none."""
-    said = [rounds_disagree(c) for c in comparisons]
+    said = [rounds_disagree(c, comparisons) for c in comparisons]  # pairs sharing slow times name one slowdown
     said = [s for s in said if s]
     return ("; ".join(said) + ".") if said else ""
 
@@ -383,7 +404,10 @@ def payback_range_words(compile_seconds: float, gain) -> str:
     low, high = gain.known_range
     calls = (f"after {fewest:,} to {longest:,} calls" if longest is not None else
              f"after {fewest:,} calls or more (at its low end it saves under 0.1 ms a call: no payback counted)")
-    capped = " (each at most the fastest times' difference)" if median_overshoots(gain) else ""
+    # said wherever an end was capped, not only the median: 4.70x on 9.00 ms reads 7.1, not the 5.9 printed
+    slow = printed_ms(gain.slow_seconds)
+    capped = (" (each at most the fastest times' difference)" if median_overshoots(gain) or
+              any(saved_ms(slow, end) > saving_ceiling(gain) for end in (low, high)) else "")
     return f"; {across(gain)} ({low:.2f}x to {high:.2f}x): {least:.1f} to {most:.1f} ms saved{capped}, {calls}"
 
 
