@@ -17,7 +17,7 @@ def _m(**record) -> dict:
 def test_a_median_within_its_work_scaled_reference_is_explained_by_it_as_lesson_02_reads_it():
     said = checks.speedup_words(_m(value=1.87, reference=1.93, rounds=[1.99, 1.95, 1.87, 1.85, 1.85]), "pipeline")
     assert said == ("above the bound, within its work-scaled reference 1.93x in the median: explained by the "
-                    "reference, lesson 02 §5's verdict (the stages' work below one device's)")
+                    "reference, as lesson 02 §5 reads it")
     assert checks.past_bound(said) and "a finding to explain" not in said
 
 

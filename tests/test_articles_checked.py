@@ -829,7 +829,7 @@ def test_lesson_02s_explanation_stands_beside_the_finding_and_the_note_says_it_i
                  ddp=_recorded(1.6))
     a10 = verdicts.judge(claims.BY_ID["A10"], m, {})
     assert "1.84x ± 0.02 against a bound of 1.78x (above the bound, within its work-scaled reference 1.87x in the " \
-        "median: explained by the reference, lesson 02 §5's verdict" in a10.evidence
+        "median: explained by the reference, as lesson 02 §5 reads it" in a10.evidence
     note = report.above_bound_note(m, [a10])
     assert note.startswith("Row A10 is above a bound through lesson 02 §5's best GPipe/1F1B configuration, 1.84x")
     assert "within its work-scaled reference of 1.87x" in note and "not agreement" in note

@@ -147,7 +147,7 @@ def test_rows_quoting_the_pipeline_say_its_reference_past_2x_explains_nothing_pa
                     pipeline=_recorded(1.97, BOUND_8, reference=2.05, rounds=[2.03, 1.97, 1.87, 2.05, 1.97]))
     a10 = verdicts.judge(claims.BY_ID["A10"], seen, {})
     assert ("above the bound, within its work-scaled reference 2.05x in the median: explained by the reference, "
-            "lesson 02 §5's verdict (the stages' work below one device's); its reference, 2.05x, is itself past 2 devices' 2x, which equal work on 2 "
+            "as lesson 02 §5 reads it; its reference, 2.05x, is itself past 2 devices' 2x, which equal work on 2 "
             "devices cannot give: past 2x it counts work the split saved, not overlap, so it explains no figure "
             "past 2x") in a10.evidence, a10.evidence
     under = _figures(naive_split=_recorded(1.0, 1.0, reference=1.05), ddp=_recorded(1.6),

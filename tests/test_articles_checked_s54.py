@@ -104,7 +104,7 @@ def test_a_reference_and_rounds_past_2x_read_in_one_wording_in_every_place():
     explained = report.explained_words(PAST, 2.05)
     assert explained == f": explained by the reference in the median; {ROUNDS}; {REFERENCE}.", explained
     assert report.bench_rounds_past_two(PAST) == f"; {ROUNDS}"
-    assert checks.pipeline_explanation(PAST).endswith(f"(the stages' work below one device's); {REFERENCE}")
+    assert checks.pipeline_explanation(PAST).endswith(f"as lesson 02 §5 reads it; {REFERENCE}")
     assert " / " not in report.explained_words(PAST | {"rounds": [2.0024, 2.03, 1.99, 1.77, 1.98]}, 2.05)
 
 
@@ -118,7 +118,7 @@ def test_nothing_past_2x_says_nothing_of_it_in_every_place():
     # lesson 02's rounds are (s55c)
     assert "2 devices' 2x" not in report.bench_rounds_past_two(QUIET)
     assert report.bench_rounds_past_two(QUIET | {"rounds": [1.80, 1.82, 1.84, 1.86, 1.87]}) == ""
-    assert checks.pipeline_explanation(QUIET).endswith("(the stages' work below one device's)")
+    assert checks.pipeline_explanation(QUIET).endswith("as lesson 02 §5 reads it")
     # a reference past 2x with no round past it: the reference's words alone
     ref_only = QUIET | {"reference": 2.05}
     assert report.past_two_words(ref_only, 2.05) == f" {report.capitalised(REFERENCE)}."

@@ -191,9 +191,9 @@ def verdict_block(row_id: str, why: str, width: int = 106) -> str:
     """A long reason whole, for the block under its table ("" for a reason its table shows whole)."""
     if len(why) <= VERDICT_VISIBLE:
         return ""
-    return textwrap.fill(f"{row_id}, {WHOLE_VERDICT}: {why}", width, subsequent_indent="  ")
+    return textwrap.fill(f"{row_id}, {WHOLE_VERDICT}: {why}", width, subsequent_indent="  ", break_on_hyphens=False)
 
 
 def block_text(row_id: str, full: str, width: int = 106) -> str:
     """One row's whole evidence for the collapsed block: "A19: ...", wrapped to the course's width."""
-    return textwrap.fill(f"{row_id}: {full}", width, subsequent_indent="  ")
+    return textwrap.fill(f"{row_id}: {full}", width, subsequent_indent="  ", break_on_hyphens=False)
