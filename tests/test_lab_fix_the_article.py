@@ -366,10 +366,19 @@ def test_the_ranking_of_cuts_is_the_models_within_the_fits_accuracy(measured):
     assert abs(lo - 0.10) <= 0.01 and abs(hi - 10.0) <= 0.05
     assert f"the fit's band, {lo:.2f}-{hi:.2f}x (measured / predicted at its own sizes" in said
     assert "is wide enough to swap" in said
-    exact = lab.AlphaBeta(link.fit.alpha, link.fit.beta, (1,), (0.0,))
-    said = lab._ranking_note(plan, exact, runs)  # a fit that met its sizes exactly swaps no two times
+    # a fit that met its sizes exactly swaps no two times: on a link of fixed alpha and beta (this run's fit may
+    # give two cuts the same time: CI's run printed cut 3 and cut 1 at 160 µs each), cut 1's one 262,144-byte
+    # message takes 362 µs, cut 3's two of 16,384 bytes 233 µs
+    exact = lab.AlphaBeta(100e-6, 1e9, (1,), (0.0,))
+    said = lab._ranking_note(plan, exact, runs)
     assert "x the time of cut" in said and "ahead" not in said  # a ratio that reads one way only
+    assert "cut 1 (362 µs) 1.55x the time of cut 3 (233 µs)" in said
     assert "the fit's band, 1.00x (measured / predicted at its own sizes), is too narrow to swap" in said
+    # where the model gives both the same time as printed, no band orders them, and the words say the tie
+    tied = lab.AlphaBeta(229.376e-6, 1e9, (1,), (0.0,))  # alpha = the 229,376 bytes cut 1 sends more, over beta
+    said = lab._ranking_note(plan, tied, runs)
+    assert "the same time to two decimals (1.00x): the model alone cannot rank them" in said
+    assert "band" not in said and "x apart" not in said
 
 
 def _timed(split_us: list[float], pp_us: list[float]) -> lab.SplitRun:

@@ -142,6 +142,9 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, 
     band = (f"the fit's band, {band_words((lo, hi))} (measured / predicted at {source}), is "
             f"{'wide enough' if apart <= swap else 'too narrow'} to swap two times {apart:.2f}x apart")
     measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed)
+    if apart <= 1.0:  # a tie as printed: no band, however narrow, orders two equal times (CI's run: 160 µs each)
+        return (f" On this run's link the model gives cut {cut2} ({_us(second)}) and cut {cut1} ({_us(first)}) "
+                f"the same time to two decimals (1.00x): the model alone cannot rank them.{measured}")
     if apart <= swap:
         return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {apart:.2f}x the "
                 f"time of cut {cut1} ({_us(first)}); {band}: the model alone cannot rank them.{measured}")
