@@ -146,4 +146,4 @@ def test_a_row_that_communicates_shows_its_work_and_its_communication_apart():
              Span("rank 1", "forward", 0, 0.0, 10.0)]
     fig = timeline.plot_gantt(spans)
     texts = [t.get_text() for t in fig.axes[0].texts]
-    assert "work 60%, comm 20%" in texts and "busy 100%" in texts
+    assert "work 60%, comm 20%, idle 20%" in texts and "busy 100%" in texts  # the three shares add to 100

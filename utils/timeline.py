@@ -181,8 +181,9 @@ def busy_fractions(spans, window: tuple[float, float] | None = None) -> dict[str
 
 
 def _busy_text(spans: list[Span], device: str, busy: float) -> str:
-    """"busy 83%"; where the row also communicates, its work and its communication apart ("work 61%, comm
-    22%"): time waiting inside a collective is not work (lesson 07)."""
+    """"busy 83%"; where the row also communicates, its work, its communication and its idle time apart
+    ("work 61%, comm 22%, idle 17%"): time waiting inside a collective is not work (lesson 07), and the idle
+    share says where the rest of the window went (a label "work 62%, comm 37%" left a reader asking)."""
     from utils.claims import percent  # half up, as every share the course prints (0.385 -> 39%)
 
     mine = [s for s in spans if s.device == device]
@@ -191,7 +192,8 @@ def _busy_text(spans: list[Span], device: str, busy: float) -> str:
         return f"busy {percent(busy)}"
     window = (min(s.start for s in spans), max(s.end for s in spans))
     work = busy_fractions([s for s in mine if s.kind != "communication"], window).get(device, 0.0)
-    return f"work {percent(work)}, comm {percent(busy_fractions(comm, window)[device])}"
+    idle = max(0.0, 1.0 - busy)  # busy: the union of the row's spans, work and comm together
+    return f"work {percent(work)}, comm {percent(busy_fractions(comm, window)[device])}, idle {percent(idle)}"
 
 
 def plot_gantt(spans, title: str | None = None, simulated: bool | None = None):
