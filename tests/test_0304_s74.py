@@ -24,3 +24,16 @@ def test_03_knobs_markdown_asserts_no_outcome():
     assert "barely matters" not in text
     assert "can *hide* little" in text and "can still *cost*: each extra bucket pays $\\alpha$ again" in text
     assert "the same line says whether any setting stood apart here" in text
+
+
+def test_03_deterministic_kernels_point_to_the_restart_section():
+    """t35_0304 #3: deterministic kernels are for the section that reruns the training and compares weights
+    ("A worker dies"), not section 6 (the all-reduce's speed): the comment and the printed GPU-mode reason
+    name that section's number, whatever it is."""
+    cells = _cells("03_ddp.ipynb")
+    restart = next(c.source for c in cells if c.cell_type == "markdown" and "A worker dies" in c.source)
+    number = restart.split("·")[0].strip("# ").strip()
+    code = [c.source for c in cells if c.cell_type == "code"]
+    assert any(f"because section {number} reruns this training and compares weights" in s for s in code)
+    assert any(f"deterministic kernels (section {number} needs them)" in s for s in code)
+    assert not any("section 6 reruns" in s or "(section 6 needs them)" in s for s in code)

@@ -421,7 +421,7 @@ def isolated_ms(row: dict) -> float:
 
 
 def times_text(ratio: float) -> str:
-    """A ratio worked from printed figures, to one decimal, as section 7 prints it: rounded half up as a
+    """A ratio worked from printed figures, to one decimal, as section 6 prints it: rounded half up as a
     reader rounds (2.34 / 1.04 = 2.25 -> "2.3x"; ``:.1f`` rounds half to even and prints 2.2x)."""
     return f"{half_up(ratio, 1):.1f}x"
 
@@ -430,7 +430,7 @@ def with_article(figure: str) -> str:
     """``figure`` (a number as printed, with its unit: "84 ms") after "a" or "an", as it is read aloud: "an"
     before a number said with a vowel first, eight (8, 84, 8.5, 800) or eleven and eighteen (11, 18, and
     11,000 or 18,000, said "eleven thousand"), "a" before any other ("a 76 ms step"). The step time is
-    printed from the run, so the article cannot be written by hand beside it. Lesson 03, section 7."""
+    printed from the run, so the article cannot be written by hand beside it. Lesson 03, section 6."""
     digits = figure.lstrip().split(".")[0].split(" ")[0].replace(",", "")
     eleven = len(digits) % 3 == 2 and digits[:2] in ("11", "18")  # 11, 18, 11 000, 18 000 000 ...
     return f"{'an' if digits.startswith('8') or eleven else 'a'} {figure}"
