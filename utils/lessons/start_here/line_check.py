@@ -220,10 +220,17 @@ class LineCheck:
 
     def _lone_said(self) -> str:
         """The verdict's few words on the lone size: ", an outlier among its neighbours" or not, or its place."""
-        lone = self._lone()
-        if lone is None:
+        if self._lone() is None:
             return ", the end of the sizes"
-        return ", an outlier among its neighbours" if abs(lone[4]) > EDGE * 100 else ", on its neighbours' line"
+        return ", an outlier among its neighbours" if self.outlier else ", on its neighbours' line"
+
+    @property
+    def outlier(self) -> int | None:
+        """The size the verdict calls "an outlier among its neighbours" (one size alone past the edge, missing the
+        straight line through its two neighbours by more than ``EDGE``), else None. Lesson 01 sets such a size
+        apart when it compares two runs, as this verdict sets it apart from the line (reader t35_0001 #1)."""
+        lone = self._lone() if self.grade == "one size" else None
+        return self.beyond[0][0] if lone is not None and abs(lone[4]) > EDGE * 100 else None
 
     def lone_size_sentence(self) -> str:
         """Where one size alone misses past the edge: its time set against the straight line through its two
