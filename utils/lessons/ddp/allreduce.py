@@ -16,7 +16,7 @@ from matplotlib.transforms import ScaledTranslation
 
 from utils import machine, plots
 from utils.bench import synchronize
-from utils.claims import signed_percent, as_printed, half_up, percent, sig_decimals
+from utils.claims import Claim, signed_percent, as_printed, half_up, percent, sig_decimals
 from utils.launch import launch, process_group
 
 MS_DIGITS = 2  # decimals of the ms the table prints a time with: algbw is worked from that printed time
@@ -252,6 +252,24 @@ def inversions(rows: list[dict]) -> list[str]:
 def _rate_range(row: dict) -> str:
     """A size's busbw over its repeats, slowest to fastest, in GB/s as printed: "0.29-0.66 GB/s"."""
     return f"{_repeat_gbs(row, row['high']):.2f}-{_repeat_gbs(row, row['low']):.2f} GB/s"
+
+
+def rough_rate(row: dict) -> str:
+    """A clause after a size's busbw where its median is rough (``is_rough``): " (rough: its repeats ran
+    0.50-1.55 GB/s)", the rates of its slowest and fastest repeats as printed; empty where its repeats agree."""
+    return f" (rough: its repeats ran {_rate_range(row)})" if is_rough(row) else ""
+
+
+def rough_peak_claim(claim: str, row: dict, line: float, kind: str, digits: int) -> Claim | None:
+    """The claims row of a peak busbw (``row``) set beside the link's ``line`` (bytes/s; ``kind``: "reference"
+    or "bound", printed to ``digits`` decimals of GB/s) where the peak's median is rough: "~1.18 GB/s" with its
+    repeats' range, and no share of the line scored, the rule lesson 04 reads a rough figure by (t35_0304 #4).
+    None where the median is not rough: the caller scores the share (``against_reference``, ``against_bound``)."""
+    if not is_rough(row):
+        return None
+    return Claim(claim, f"~{printed_gbs(row['busbw']):.2f} GB/s{rough_rate(row)}",
+                 f"{kind} {as_printed(line, digits, 1e9):.{digits}f} GB/s",
+                 f"the peak's median is rough: no share of the {kind} scored")
 
 
 def rate_drops(rows: list[dict]) -> list[str]:
