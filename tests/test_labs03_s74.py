@@ -26,3 +26,47 @@ def test_the_work_line_at_exactly_five_percent_reads_about_the_same():
     assert workload.work_growth_line(p).endswith("1.05x the whole batch's: on this machine small micro-batches "
                                                  "cost about what their rows do.")
     assert workload.work_growth_line(_profile({1: 100.0, 64: 1.4})).endswith("cost less per row here.")
+
+
+# --- t35_labs03 other 3: the block's finding on the model's miss, in the visible take-away --------------------
+
+def _pipelined(cpu, baseline_cpu, predicted):
+    """1.71x ± 0.03 measured (every round 1.65-1.80); the profile's one worker 250 ms, stages 200 and 180 ms."""
+    from utils.labs.balance_the_pipeline import checks as lab
+    from utils.lessons.model_split import runs
+
+    row = runs.Row(4096, 16, "1f1b", 0.15, 0.25, [0.14, 0.14], split_points=(10,), cpu=cpu,
+                   baseline_cpu=baseline_cpu, speedups=[1.65, 1.68, 1.70, 1.71, 1.72, 1.74, 1.80])
+    profiled = {"one worker": 0.250, "stages": [0.200, 0.180]}
+    return lab.Pipelined(row, [row], row, 1.0, lab.MIN_MARGIN, {row.key: predicted}, False, "", profiled=profiled)
+
+
+def _visible(p):
+    from utils.labs.balance_the_pipeline import take_away
+
+    return " ".join(take_away.take_away(p).split())
+
+
+def test_the_take_away_says_how_much_of_the_miss_the_work_explains_every_branch():
+    tail = "(the working, and what is left, in the block below)."
+    more = _visible(_pipelined([0.140, 0.130], 0.252, 1.29))   # 1.29 x 252/250 / (140/200) = 1.86x, past 1.71
+    assert f"your model gives 1.86x: the change in work explains the whole miss, and more {tail}" in more
+    part = _visible(_pipelined([0.180, 0.170], 0.252, 1.29))   # 1.44x: toward 1.71x, short of it
+    assert f"your model gives 1.44x: the change in work explains part of the miss {tail}" in part
+    whole = _visible(_pipelined([0.152, 0.139], 0.252, 1.29))  # 1.71x: met
+    assert f"your model gives 1.71x: the change in work explains the miss {tail}" in whole
+    away = _visible(_pipelined([0.206, 0.190], 0.250, 1.29))   # 1.25x: the other way
+    assert f"your model gives 1.25x: the change in work does not explain the miss {tail}" in away
+    over = _visible(_pipelined([0.300, 0.280], 0.255, 2.40))   # over-predicted; 1.63x passes 1.71x downward
+    assert "your model gives 1.63x: the change in work explains the whole miss, and more" in over
+
+
+def test_the_take_away_adds_no_work_sentence_where_the_model_met_the_run_or_nothing_was_measured():
+    from utils.labs.balance_the_pipeline import take_away
+
+    met = _pipelined([0.200, 0.185], 0.255, 1.71)
+    assert take_away.work_summary(met) == "" and "With the work this run measured" not in _visible(met)
+    unmeasured = _pipelined([0.140, 0.130], 0.252, 1.29)
+    unmeasured.profiled = {}
+    assert take_away.work_summary(unmeasured) == ""
+    assert all(len(line) <= 110 for line in take_away.take_away(_pipelined([0.14, 0.13], 0.25, 1.29)).splitlines())
