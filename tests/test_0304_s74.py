@@ -70,3 +70,49 @@ def test_03_the_claims_row_asks_for_the_rough_reading_first():
     assert "allreduce.rough_peak_claim(peak_name, top, LINK.fit.beta" in closing
     assert "allreduce.rough_peak_claim(peak_name, top, line" in closing
     assert sum("GB/s{allreduce.rough_rate(top)}" in s for s in code) == 1
+
+
+def test_04_a_small_worked_spread_keeps_a_third_decimal():
+    """t35_0304 #5: 0.25x ±2% was read "at" a 0.24x reference on a worked ± 0.01, though 2% of 0.25 is 0.005
+    and 0.25 - 0.005 = 0.245 does not reach 0.24: a spread under 0.01 keeps a third decimal, printed and
+    judged alike; from 0.01 up the two decimals stand (fabricated figures)."""
+    from utils.lessons.compression import measure, report
+
+    assert measure.printed_ratio_spread(0.25, 0.02) == 0.005 and measure.noise_text(0.25, 0.02) == "±2%, ± 0.005 on 0.25x"
+    assert measure.printed_ratio_spread(0.25, 0.03) == 0.008  # 0.0075, half up
+    assert measure.printed_ratio_spread(0.5, 0.02) == 0.01 and measure.noise_text(0.5, 0.02) == "±2%, ± 0.01 on 0.50x"
+    assert measure.printed_ratio_spread(1.14, 0.04) == 0.05  # two decimals from 0.01 up, as before
+    assert report.beside_reference(0.25, 0.02, 0.24) == "above"  # 0.245 > 0.24: beyond noise
+    assert report.beside_reference(0.25, 0.04, 0.24) == "at"  # 0.25 - 0.01 = 0.24: covered
+    assert report.beside_reference(0.23, 0.02, 0.24) == "below"  # 0.23 + 0.005 < 0.24
+    reading = report.references_reading(1, "memory-bound (L3)", [("by hand", 0.25, 0.02, 0.24)])
+    assert "by hand 0.25x against 0.24x (above it, beyond noise)" in reading
+
+
+def test_the_quizzes_give_a_number_question_its_unit_once():
+    """t35_0304 other (h): "What is its busbw, in GB/s? (in GB/s)": the quiz appends the unit itself."""
+    import tomllib
+
+    for lesson in ("ddp", "compression"):
+        path = Path(__file__).resolve().parents[1] / "utils" / "lessons" / lesson / "quiz.toml"
+        for question in tomllib.loads(path.read_text())["question"]:
+            if question.get("unit"):
+                assert f"in {question['unit']}" not in question["prompt"], question["prompt"]
+
+
+def test_smaller_wording_items_of_the_thirty_fifth_reading():
+    """t35_0304 other (a), (b), (c), (e), (f), (g): one order for the sum and divide; the compiles section 4
+    times are its own; the STREAM pair is not split by its parenthesis; eager and oneDNN are defined before the
+    list; 2:4 sparsity is defined; exercise 4 names the float twin and the two standard errors, as lab 04."""
+    avg = _markdown("03_ddp.ipynb", "never `ReduceOp.AVG`")
+    assert "`by_hand_step` (section 2) sums, then divides; `hooks.bf16_hook` divides first" in avg
+    assert "so does `hooks.bf16_hook`" not in avg
+    assert "section 4 prints how long its own compiles took" in _markdown("04_compression.ipynb", "About 70 s")
+    stream = _markdown("04_compression.ipynb", "overflow the caches")
+    assert "it measures DRAM, on arrays that fit in the L3, the L3 (this lesson's DRAM probe" in stream
+    merge = _markdown("04_compression.ipynb", "What does merge, in every inference engine")
+    assert merge.index("*eager* mode is torch's ordinary way") < merge.index("What does merge")
+    assert merge.index("*oneDNN* is Intel's") < merge.index("What does merge")
+    assert "2:4 sparsity, 2 zeros in every 4 consecutive weights" in _markdown("04_compression.ipynb", "2:4")
+    exercise = _markdown("04_compression.ipynb", "## Exercises")
+    assert "int8 tolerance of its *float twin*" in exercise and "drop plus two of its standard errors" in exercise
