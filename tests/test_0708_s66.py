@@ -138,4 +138,6 @@ def test_compile_s_break_even_names_its_eager_figure_as_the_kept_step_s_in_these
     from utils.lessons.putting_it_together import ladder
 
     said = ladder.compile_break_even(_compared("compile", 0.13210, [1.0507] * 3, first_step_s=16.8))
-    assert "ms: the kept step's eager median in these rounds, the steps kept so far timed again" in said
+    # t35_0708 other #3: the saving written out, each figure from the printed ones (132.1 / 1.05 = 125.8)
+    assert ("break-even 16.7 s / (132.1 ms eager, the kept steps' median in this step's rounds, less 132.1 / "
+            "1.05 = 125.8 ms compiled): after 2,651 steps") in said
