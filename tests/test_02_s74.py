@@ -34,3 +34,31 @@ def test_the_summary_names_the_tied_row_with_the_paired_word_in_every_branch():
     assert "medians within noise, behind round by round (0.97 ± 0.00)" in report.best_tie_short(behind)
     alone = _sweep([1.90] * 5, [1.70] * 5)
     assert report.best_tie_short(alone) == "" and report.best_tie(alone) == ""
+
+
+# --- t35_02 #2: a share of a step exactly on a half is printed half up, as a reader rounds it ------------------
+
+def test_a_share_of_a_step_on_a_half_prints_half_up_in_the_table_and_the_largest_share():
+    """3.8 ms of a 304 ms step is 1.25% exactly: a reader prints 1.3%; ``:.1%`` of the float 0.01249... gave 1.2%."""
+    from utils.lessons.model_split import link
+    alpha, beta = 950e-6, 1e12  # 4 messages x 0.95 ms = 3.8 ms, no bytes
+    half = runs.Row(128, 8, "1f1b", 0.304, 0.55, [0.2, 0.2], speedups=[1.80] * 5, messages=4, bytes_sent=0)
+    assert link.step_share(half, alpha, beta) == 0.013
+    assert link.link_table([half], alpha, beta, "a fit", "t").rows[0][5:8] == ("3.8", "304", "1.3%")
+    # a row printed 1.3% too (3.9 / 300) ties it as printed; one printed 1.2% (3.6 / 300) does not
+    same = runs.Row(128, 8, "gpipe", 0.300, 0.55, [0.2, 0.2], speedups=[1.80] * 5, messages=4, bytes_sent=0)
+    assert link.step_share(same, 975e-6, beta) == 0.013
+    near = runs.Row(128, 4, "gpipe", 0.300, 0.55, [0.2, 0.2], speedups=[1.60] * 5, messages=4, bytes_sent=0)
+    top, name = link.largest_share([half, near], alpha, beta)  # near: 3.8 / 300 = 1.27%, printed 1.3% too
+    assert name.startswith("tied as printed")
+    top, name = link.largest_share([half, runs.Row(128, 4, "gpipe", 0.330, 0.55, [0.2, 0.2], speedups=[1.6] * 5,
+                                                    messages=4, bytes_sent=0)], alpha, beta)  # 3.8 / 330 = 1.2%
+    assert top is half and name == "batch 128, 1f1b m=8"
+
+
+def test_the_planning_figure_reads_a_share_printed_on_it_half_up():
+    """9.95% of a step prints 10.0%: at the planning figure, not under it (``round`` read 0.0995 as 0.099)."""
+    from utils.lessons.model_split import link
+    assert link.planning_verdict(0.0995, 1.0).startswith("above the planning figure")
+    assert link.planning_verdict(0.0994, 1.0).startswith("under the planning figure at both prices (9.9%")
+    assert link.at_price(0.0125, 2.0) == 0.026  # 1.3% (half up) x 2.00 = 2.6%, the reader's product
