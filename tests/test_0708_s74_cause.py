@@ -80,3 +80,16 @@ def test_the_caption_prints_the_tables_tokens_and_places_ties_as_printed():
     said = verdicts.inference_plot_caption({"new_tokens": 8, "rows": rows})
     assert "one device from 125 to 313" in said and "tensor parallel from 111 to 313" in said
     assert "below one device's at batch 1, level with one device's at batch 4" in said
+
+
+def test_the_cpu_row_shows_under_the_table_only_where_a_core_was_lost():
+    """t35_0708 other #1: a CPU row that holds its model goes to the collapsed block; a loss stays in view."""
+    held = {"ranks": [{"thread_cpu": 12.33e-3, "compute": 11.96e-3}, {"thread_cpu": 13.24e-3, "compute": 13.24e-3}]}
+    shown, block = report.cpu_row_placed(held)
+    assert shown == "" and block.startswith("The table's CPU row") and "as the model says" in block
+    within = {"ranks": [{"thread_cpu": 12.9e-3, "compute": 13.0e-3}]}   # 0.10 ms under, within 5 % (0.65 ms)
+    assert report.cpu_row_placed(within)[0] == ""
+    lost = {"ranks": [{"thread_cpu": 12.0e-3, "compute": 15.0e-3}]}   # 3.00 ms under, beyond 5 %
+    shown, block = report.cpu_row_placed(lost)
+    assert block == "" and "off its core at least 3.00 ms" in shown
+    assert report.cpu_row_placed({"ranks": [{"thread_cpu": None, "compute": 1.0}]}) == ("", "")

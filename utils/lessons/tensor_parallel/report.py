@@ -319,6 +319,14 @@ def miss_answer(m: dict, label: str) -> tuple[list[str], list[str]]:
     return [answer[0]] + [a for a, _ in cut], [r for _, r in cut if r] + [s for s in story[1:] if s not in answer]
 
 
+def cpu_row_placed(m: dict) -> tuple[str, str]:
+    """``verdicts.cpu_row_verdict``'s sentence and where it goes, as (under the table, to the block): under the
+    table only where a rank's thread was off its core beyond the 5 % (a finding); where every rank holds the
+    model, within its noise or not, to the collapsed block (t35_0708 other #1: the answer ran long)."""
+    said = verdicts.cpu_row_verdict(m)
+    return (said, "") if "the model is broken there" in said else ("", said)
+
+
 def _thread_cpu(m: dict, slow: dict) -> str:
     """The one sentence on the slower rank's thread and its core during the compute: how long it was off its
     core, bounded from its CPU time (``verdicts.off_core``), said in each of the three cases (within 5 %, left it,
