@@ -439,11 +439,13 @@ def _no_slow_sentence(sizes, seconds) -> str:
         return (" No message took longer than a larger one: time does not fall as the size grows, as "
                 "t = alpha + n/beta has it.")
     n, t, m, u, longer = max(falls, key=lambda f: f[4])
-    many = f"{len(falls)} messages" if len(falls) > 1 else "1 message"
-    most = "the most" if len(falls) > 1 else "it"
-    return (f" {many} took a little longer than a larger one ({most}: {_size(n)} at {t:,.1f} µs against "
-            f"{u:,.1f} µs at {_size(m)}, {longer:+.1%}), within the {EDGE:.0%} one noisy median may miss by: "
-            "beyond that noise, no time falls as the size grows, as t = alpha + n/beta has it.")
+    # plain words for the one case (t35_0001 other: "1 message ... (it: ..." read awkwardly)
+    said = (f" One message, {_size(n)} ({t:,.1f} µs), took a little longer than {_size(m)} ({u:,.1f} µs), "
+            f"{longer:+.1%}" if len(falls) == 1 else
+            f" {len(falls)} messages took a little longer than a larger one (the most, {_size(n)}: {t:,.1f} µs "
+            f"against {u:,.1f} µs at {_size(m)}, {longer:+.1%})")
+    return (said + f", within the {EDGE:.0%} one noisy median may miss by: beyond that noise, no time falls as "
+            "the size grows, as t = alpha + n/beta has it.")
 
 
 def message_times_sentence(this_run, kept=None) -> str:
