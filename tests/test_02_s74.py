@@ -62,3 +62,25 @@ def test_the_planning_figure_reads_a_share_printed_on_it_half_up():
     assert link.planning_verdict(0.0995, 1.0).startswith("above the planning figure")
     assert link.planning_verdict(0.0994, 1.0).startswith("under the planning figure at both prices (9.9%")
     assert link.at_price(0.0125, 2.0) == 0.026  # 1.3% (half up) x 2.00 = 2.6%, the reader's product
+
+
+# --- t35_02 #3: a chart's caption says "not the median step" only where the printed ms differ ---------------
+
+def test_the_drawn_round_is_compared_with_the_median_step_as_printed():
+    from utils.lessons.model_split.figures import drawn_round
+    rounds = [1.80, 1.78, 1.60, 1.90, 1.70]  # the median speedup's round: round 2
+    assert drawn_round(rounds, 319.2, 318.8) == "round 2 of 5, the median speedup's (1.78x), 319 ms, as long as the median step"
+    assert drawn_round(rounds, 470.0, 432.0) == (
+        "round 2 of 5, the median speedup's (1.78x), 470 ms, not the median step (432 ms)")
+    # no median step to set it beside (section 3's naive split): only what may differ, never "not"
+    assert drawn_round(rounds) == "round 2 of 5, the median speedup's (1.78x), which need not be the median step"
+    assert drawn_round(rounds, 470.0).endswith("470 ms, which need not be the median step")
+    assert drawn_round(5) == "the median round of 5"
+
+
+def test_the_chart_with_a_row_says_whether_its_bars_are_the_tables_median_step():
+    from utils.timeline import Span
+    spans = [Span("stage 0", "forward", 0, 0.0, 0.4), Span("stage 1", "forward", 0, 0.1, 0.47)]  # 470 ms drawn
+    row = runs.Row(128, 4, "1f1b", 0.432, 0.8, [0.39, 0.40], speedups=[1.6, 1.5, 1.7])
+    label = report.plot_schedule(spans, simulated=True, row=row).axes[0].get_xlabel()
+    assert "(1.60x), 470 ms, not the median step (432 ms);" in label
