@@ -93,3 +93,17 @@ def test_the_cpu_row_shows_under_the_table_only_where_a_core_was_lost():
     shown, block = report.cpu_row_placed(lost)
     assert block == "" and "off its core at least 3.00 ms" in shown
     assert report.cpu_row_placed({"ranks": [{"thread_cpu": None, "compute": 1.0}]}) == ("", "")
+
+
+def test_each_sections_compute_a_call_is_written_out_as_its_sum():
+    """t35_0708 other #4: 'about 3.2 ms ... and about 5.4 ms here, on one base' is worked out in place."""
+    from types import SimpleNamespace
+
+    from utils.lessons.tensor_parallel import cost, pass_step
+
+    blocks = SimpleNamespace(depth=2, width=512)
+    row = {"width": 512, "speedup": 1.30, "spread": 0.05, "one": 21.52e-3}
+    base = cost.half_per_call(25.7e-3, 1, 4)   # 25.7 / 2 / 4 = 3.2125 -> 3.2 ms
+    said = pass_step.pass_beside_step(0.93, 0.21, base, blocks, row, pass_one=25.7e-3)
+    assert ("about 3.2 ms of compute in section 1 (25.7 ms / 2 / 4 calls) and about 5.4 ms here (21.52 ms / 2 / "
+            "2 calls): in both, half one device's fastest time over a rank's all-reduces") in said
