@@ -84,3 +84,24 @@ def test_the_chart_with_a_row_says_whether_its_bars_are_the_tables_median_step()
     row = runs.Row(128, 4, "1f1b", 0.432, 0.8, [0.39, 0.40], speedups=[1.6, 1.5, 1.7])
     label = report.plot_schedule(spans, simulated=True, row=row).axes[0].get_xlabel()
     assert "(1.60x), 470 ms, not the median step (432 ms);" in label
+
+
+# --- t35_02 #4: cell 15 says where a round its own reference reaches is named apart, as the code does -------
+
+def test_a_round_its_own_reference_reaches_is_named_apart_only_beside_no_cause_to_read():
+    """Section 3's run: round 1 at 1.14x past 1.04 + 0.01, its own reference 1.15x. Under "explained by the
+    reference" those words cover it; under "no cause to read" it is named apart; cell 15 says both."""
+    import json
+    from pathlib import Path
+    from utils.lessons.model_split import noise
+    r = runs.Row(64, 1, "naive", 0.1383, 0.1436, [0.07, 0.07], naive=True, speedups=[1.14, 1.04, 1.03, 1.04, 1.05],
+                 process_bounds=[1.15, 1.07, 1.00, 1.09, 1.10])
+    assert noise.reached_by_own_reference(r, r.process_bounds) == [1]
+    explained = noise.reference_reading(r, r.process_bounds, "explained by the reference")
+    assert explained.endswith("4 of 5 rounds under it): explained by the reference") and "round 1:" not in explained
+    assert noise.reference_reading(r, r.process_bounds, noise.NO_CAUSE).endswith(
+        "round 1: explained by its own round's reference; the median and rounds 2, 3, 4 and 5: no cause to read")
+    notebook = Path(__file__).resolve().parents[1] / "notebooks" / "02_model_split.ipynb"
+    rules = " ".join("".join(json.loads(notebook.read_text())["cells"][15]["source"]).split())
+    assert ('where the median reads "explained by the reference", those words cover it' in rules
+            and 'where the median reads "no cause to read", it is named apart' in rules)
