@@ -105,3 +105,17 @@ def test_a_round_its_own_reference_reaches_is_named_apart_only_beside_no_cause_t
     rules = " ".join("".join(json.loads(notebook.read_text())["cells"][15]["source"]).split())
     assert ('where the median reads "explained by the reference", those words cover it' in rules
             and 'where the median reads "no cause to read", it is named apart' in rules)
+
+
+# --- t35_02 #5: no fixed prose states how far this run's launches moved; the run's own rows say it ----------
+
+def test_the_markdown_says_a_step_can_move_between_launches_and_points_to_the_run():
+    import json
+    from pathlib import Path
+    notebook = Path(__file__).resolve().parents[1] / "notebooks" / "02_model_split.ipynb"
+    cells = ["".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]]
+    intro, summary = (" ".join(cells[i].split()) for i in (0, 64))
+    assert "that step moves between launches" not in intro and "± understates" not in summary
+    assert "that step can move between launches" in intro and "which launches lie apart in this run" in intro
+    assert "one launch's ± can understate" in summary and "which launches lie apart in this run" in summary
+    assert "report.launches_claim(" in cells[65] and "same_step_note(" in cells[34]  # where the run says it
