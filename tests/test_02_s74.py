@@ -119,3 +119,14 @@ def test_the_markdown_says_a_step_can_move_between_launches_and_points_to_the_ru
     assert "that step can move between launches" in intro and "which launches lie apart in this run" in intro
     assert "one launch's ± can understate" in summary and "which launches lie apart in this run" in summary
     assert "report.launches_claim(" in cells[65] and "same_step_note(" in cells[34]  # where the run says it
+
+
+# --- t35_02 other (cell 60): the 5% line beside the baselines' gap says what it is for ----------------------
+
+def test_the_baseline_note_says_what_the_5_percent_line_is():
+    from utils.lessons.model_split import chunks
+    near = chunks.baseline_note(0.561, 0.539, 128)  # 561 / 539 = 1.04: 4%
+    assert "the two are 4% apart, not past 5% (the gap past which a slower one-device step could make the " \
+           "stages' work read cheaper)" in near and "as printed)" not in near
+    far = chunks.baseline_note(0.600, 0.539, 128)  # 11%: the other branch
+    assert "the two differ by 11%" in far and "may be this slower one-device step" in far
