@@ -61,9 +61,13 @@ def test_a_run_off_the_line_means_the_link_moved():
     far = dict(THEIRS)
     far[MIB] = 150.0  # the line gives 377.1 µs: -151%, far past ±45%
     said = link_report.between_runs_sentence(_link(), _record(far), _kept())
-    # one size alone is lesson 00's "not shown", not "off the line" (t31_0001 #3, test_0001_s70_one_size_unshown)
-    assert "past the ±10% one noisy median may miss by: lesson 00's run at 1 MiB" in said
-    assert "whether the link itself moved between the two runs is not shown" in said
+    # one size alone is lesson 00's "not shown", not "off the line" (t31_0001 #3, test_0001_s70_one_size_unshown);
+    # that size, an outlier among its neighbours, is set apart, and the move is read from the other ratios
+    # (t35_0001 #1, test_0001_s74_between_runs_outlier)
+    assert "took 0.68x to 1.61x lesson 00's time (1 MiB set apart, 2.24x: an outlier among lesson 00's" in said
+    assert "4 KiB (0.78x), 64 KiB (0.68x) and 4 MiB (1.61x) lie past it" in said
+    assert "lesson 00's run at 1 MiB (-151.4%) misses the profile's line at one size alone" in said
+    assert "so the link itself moved between the two runs" in said
 
 
 def test_no_usable_profile_line_says_so():

@@ -14,7 +14,9 @@ def test_one_size_alone_off_the_line_leaves_the_move_not_shown():
     said = link_report.between_runs_sentence(_link(), _record(theirs), _kept())
     assert ("lesson 00's run at 256 KiB (-151.8%) misses the profile's line at one size alone, which lesson 00's "
             "test leaves not shown") in said
-    assert "so whether the link itself moved between the two runs is not shown" in said
+    # t35_0001 #1: the line then bounds nothing, and the move is read from the two runs' own ratios past the edge
+    assert "so that line sets no bound on how far apart the two runs may be" in said
+    assert "64 KiB (0.68x) and 4 MiB (1.61x) lie past it, so the link itself moved between the two runs" in said
     assert "does not lie on the profile's line" not in said
     assert "noise can make" not in said  # a one-off busy moment, not the ±10% of noise (t31_0001 #4)
 

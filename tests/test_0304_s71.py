@@ -64,7 +64,8 @@ def test_03_section_3_names_the_load_rule_it_reads_by_not_far_apart():
     cell = next(c.source for c in _cells("03_ddp.ipynb") if c.cell_type == "markdown" and "LOAD_LINE" in c.source)
     text = " ".join(cell.split())
     assert "ran far apart" not in text
-    assert "differ by more than the share `scaling.LOAD_LINE`" in text  # its figure is code's, not markdown's
+    from utils.lessons.ddp.scaling import LOAD_LINE  # t35_0304 other (i): the figure, named beside the constant
+    assert LOAD_LINE == 0.20 and "differ by more than a fifth (`scaling.LOAD_LINE`, a setting)" in text
     assert "outside every round" in text  # load_changed's second condition
 
 

@@ -45,9 +45,9 @@ def test_section_2_decides_the_parts_paragraph_from_the_headlines_verdict():
 
 def test_medians_pointing_against_the_paired_rounds_within_noise_are_reconciled():
     said = fb.medians_against_pairs(0.0850, 0.0843, 0.94, 0.06)
-    assert said == ("Full's median / selective's, 85.0 / 84.3 = 1.01x, points the other way from the rounds "
-                    "paired directly (full's step / selective's: 0.94x ± 0.06): medians of different pairs need "
-                    "not agree; both lie within that ± of 1x, so neither step is shown the faster.")
+    assert said == ("Full's paired reading / selective's, 85.0 / 84.3 = 1.01x, points the other way from the "
+                    "rounds paired directly (full's step / selective's: 0.94x ± 0.06): medians of different pairs "
+                    "need not agree; both lie within that ± of 1x, so neither step is shown the faster.")
 
 
 def test_medians_against_paired_rounds_beyond_noise_defer_to_the_pairs():

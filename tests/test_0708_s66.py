@@ -56,7 +56,8 @@ def test_section_1_s_drawn_compute_is_named_beside_the_base_every_way():
     row = {"width": 512, "speedup": 1.84, "spread": 0.05, "one": 22.48e-3}
     base = cost.half_per_call(25.0e-3, 1, 4)   # 3.125 -> 3.1 ms
     text = pass_step.pass_beside_step(0.99, 0.10, base, blocks, row, drawn_compute=3.48e-3)
-    assert "about 3.1 ms of compute in section 1 and about 5.6 ms here, on one base: half one device's" in text
+    assert "about 3.1 ms of compute in section 1 (4 calls) and about 5.6 ms here (22.48 ms / 2 / 2 calls): in " \
+           "both, half one device's" in text
     assert "not a rank's own compute (the pass drawn in section 1 measured 3.48 ms of a rank's own compute " \
            "before each, more than that half: a rank's half ran slower than half one device's fastest " \
            "pass)" in text
@@ -138,4 +139,6 @@ def test_compile_s_break_even_names_its_eager_figure_as_the_kept_step_s_in_these
     from utils.lessons.putting_it_together import ladder
 
     said = ladder.compile_break_even(_compared("compile", 0.13210, [1.0507] * 3, first_step_s=16.8))
-    assert "ms: the kept step's eager median in these rounds, the steps kept so far timed again" in said
+    # t35_0708 other #3: the saving written out, each figure from the printed ones (132.1 / 1.05 = 125.8)
+    assert ("break-even 16.7 s / (132.1 ms eager, the kept steps' median in this step's rounds, less 132.1 / "
+            "1.05 = 125.8 ms compiled): after 2,651 steps") in said

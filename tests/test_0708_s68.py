@@ -108,7 +108,7 @@ def test_the_compute_cause_keeps_the_list_after_what_it_ruled_out():
     assert "candidates fit, none timed apart (the block below lists them). What would show" in kept
     assert moved.startswith("Ruled out: ") and "The compute's " in moved and "gloo's threads" in moved
     # t34_0708 #2: after "no cause found", the way forward names no cause (it blamed the all-reduces' slowdown)
-    assert "slowdown they cause" not in said and "no candidate above is named the cause" in said
+    assert "slowdown they cause" not in said and "(the block below names no candidate as the cause)." in said
 
 
 # --- 07 cell 38: the loss paragraph beside its table ------------------------------------------------------

@@ -156,12 +156,12 @@ def test_make_benchs_split_alone_is_named_past_its_bound_beside_its_per_process_
     assert said.startswith(
         "Make bench timed lesson 02's split alone at 1.05x ± 0.04 (7 rounds, 1.01x to 1.11x) against its 1x "
         "bound: 7 of its 7 rounds above it; measured per process (each stage alone in its own process, in the "
-        "same launch) its bound is 1.08x, which its median does not pass beyond its spread: the stages' own times "
+        "same launch) its per-process reference is 1.08x, which its median does not pass beyond its spread: the stages' own times "
         "explain it; lesson 02, whose figure rows A10 and B5 quote, at 1.05x"), said
     assert "(make bench's record keeps no batch" not in said and "the ledger's record keeps no batch" in said
     assert "within noise of each other" in said and said.endswith("simulated on CPU, this machine].")
     past = _split_alone(BENCH_SPLIT | {"process_bound": 0.98}, [0.90, 0.91, 0.92, 0.93, 0.94])[0]
-    assert "its bound is 0.98x, past that too: a finding to explain" in past, past
+    assert "its per-process reference is 0.98x, past that too: a finding to explain" in past, past
     assert "so the two runs disagree, and neither says why" in past
 
 

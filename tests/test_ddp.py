@@ -338,7 +338,7 @@ def test_the_same_setting_far_apart_in_two_sections_says_the_load_changed():
     assert "inside the rounds' own range, 120.0-340.0 samples/s" in scaling.against_one_process(wide, 329.4, 183.2, "2")
     assert not scaling.load_changed(200.0, r)  # 1.10x: within the line
     # on GPUs section 2 runs deterministic kernels: another setting, so its rate says nothing of the load
-    gpu = "section 2's run used deterministic kernels (section 6 needs them)"
+    gpu = "section 2's run used deterministic kernels (section 7 needs them)"
     assert not scaling.load_changed(329.4, r, gpu)
     other = scaling.against_one_process(r, 329.4, 183.2, "2", (1.9, 5.3), 2, gpu)
     assert "1.81x apart, but section 2's run used deterministic kernels" in other and "load changed" not in other

@@ -30,7 +30,7 @@ def test_between_the_lines_the_figures_differ_and_only_the_cause_is_open():
                          "of its own length against paired rounds")
     assert "apart, within the 20% line" not in line  # the old second reading of the same pair
     # another setting (deterministic kernels): the difference is not read as the load's
-    gpu = "section 2's run used deterministic kernels (section 6 needs them)"
+    gpu = "section 2's run used deterministic kernels (section 7 needs them)"
     other = scaling.against_one_process(rounds(), 273.0, 200.0, "2", setting_differs=gpu)
     assert other.endswith(f"Not one setting ({gpu}), so the difference is not read as the load's")
     assert "not told apart" not in other

@@ -109,7 +109,7 @@ def test_the_take_aways_print_the_threads_sentence_from_the_diagnosis(monkeypatc
     assert ("= 1318 ms a step. - The prediction's 1683 ms miss also holds what the other regions it keeps saved: the "
             "optimizer, and the evaluations and checkpoints it keeps (268.6 + 215.9 / 6 + 27.5 / 6 = 309 ms as "
             "profiled") in said, said
-    assert "part of it is 1374 to 1683 ms. - The launcher's thread count saves 78% to 96% of that part: the threads explain part of the miss, not all of it" in said, said
+    assert "part of the miss is 1374 to 1683 ms. - The launcher's thread count saves 78% to 96% of that part: the threads explain part of the miss, not all of it" in said, said
     assert "not measured here" not in said
     untimed = _flat(takeaways.take_aways(lab.Diagnosis(3, reading, []), object()))
     assert "- This run did not time one thread count " \
@@ -140,10 +140,10 @@ def test_the_sixteenth_reader_s_run_is_not_told_apart_from_part_of_forward_and_b
     said = _said_16(573.0)
     assert "saves 662 - 662 / 2.94 = 437 ms a step. The prediction's 573 ms miss also holds what the other " \
            "regions it keeps saved: the optimizer, and the evaluations and checkpoints it keeps (76.5 + 281.3 / 6 " \
-           "+ 35.2 / 6 = 129 ms as profiled, at the slow script's count too, not timed apart), at most those 129 " \
-           "ms." in said, said
+           "+ 35.2 / 6 = 129 ms as profiled, run at the slow script's thread count too, not timed apart), at most those 129 " \
+           "ms, so" in said, said
     # 573 - 129 = 444; 437 / 573 = 76 %, 437 / 444 = 98 %; at 2.61x 408 / 573 = 71 %, at 3.27x 460 / 444 = 104 %
-    assert "part of it is 444 to 573 ms. The launcher's thread count saves 76% to 98% of that part (71% to 104% " \
+    assert "part of the miss is 444 to 573 ms. The launcher's thread count saves 76% to 98% of that part (71% to 104% " \
            "across its ±): whether the " \
            "threads explain all of it is not told apart here; the other 136 ms: the kept regions above (up to 129 " \
            "ms of it), your script's other changes inside forward and backward" in said, said
@@ -215,7 +215,7 @@ def test_the_reader_s_run_is_not_told_apart_across_both_scalings_and_the_rounds(
            "step; scaled to the profiled 1175 ms, it saves 1175 - 1175 / 3.37 = 826 ms, if the profiler's overhead shrank in " \
            "the same ratio (not measured)." in said, said
     # 468 / 1041 = 45 %, 826 / 952 = 87 %; across the ±, at 3.32x 465 / 1041 = 45 %, at 3.42x 831 / 952 = 87 %
-    assert "So forward and backward's part of it is 952 to 1041 ms. On either scaling, the launcher's thread count " \
+    assert "so forward and backward's part of the miss is 952 to 1041 ms. On either scaling, the launcher's thread count " \
            "saves 45% to 87% of that part: the threads explain part of the miss, not all of it." in said, said
     # the gap is a candidate of its own: 826 - 468 = 358 ms of it counted as the threads' by the profiled scaling
     assert said.endswith("The other 215 to 573 ms of the miss has candidates not timed apart: the kept regions above "

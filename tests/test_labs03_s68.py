@@ -82,8 +82,9 @@ def test_lab_00s_markdown_says_the_jump_rule_is_the_ping_pongs_only():
     cells = nbformat.read(ROOT / "labs/00_fix_the_article.ipynb", as_version=4).cells
     said = _said(cells[25].source)
     assert "a round below 1 whose ping-pong jumped" in said
-    assert "Only the ping-pong's jumps are: the ping-pong is the yardstick, while the split's messages, a jump " \
-           "included, are what is measured." in said
+    # t35_labs03 #2: the sentence says in full what is done with the ping-pong's jumps
+    assert "Only the ping-pong's jumps are set aside: the ping-pong is the yardstick, while the split's " \
+           "messages, a jump included, are what is measured." in said
 
 
 # --- lesson 00's kept link, read through the shared public reader --------------------------------------------

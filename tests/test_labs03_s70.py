@@ -152,7 +152,8 @@ def test_lab_03_names_sgd_as_the_checks_choice_not_lesson_03s():
 
     nb = nbformat.read(Path(__file__).resolve().parents[1] / "labs/03_ddp_from_scratch.ipynb", as_version=4)
     said = " ".join(nb.cells[6].source.split())
-    assert "lesson 03's DDP loop (join the group, move then wrap), with SGD as the checks use" in said
+    # t35_labs03 other 1: "join" alone would read as DDP's Join, this lab's point; lesson 03 §2's wording
+    assert "lesson 03's DDP loop (join the process group, move then wrap), with SGD as the checks use" in said
     assert "as it is" not in said  # lesson 03's recipe steps AdamW
 
 

@@ -20,7 +20,7 @@ def test_the_reader_s_part_of_the_miss_reads_as_a_sentence():
     # the reader's figures: 328 and 828 ms saved, 1473 ms miss, 378 ms kept; 328 / 1473 = 22 %, 828 / 1095 = 76 %;
     # at the ±'s high end 850 / 1095 = 78 %, at its low end 322 / 1473 = 22 % again: only the high end named
     said, low, high = threads_cost._share_text((328.0, 828.0), (322.0, 850.0), 1473.0, (378.0, "w"), "")
-    assert said.endswith("So forward and backward's part of it is 1095 to 1473 ms. On either scaling, the "
+    assert said.endswith(", so forward and backward's part of the miss is 1095 to 1473 ms. On either scaling, the "
                          "launcher's thread count saves 22% to 76% of that part (up to 78% across its ±)"), said
     assert (low, high) == (22.0, 78.0)
     one, _, _ = threads_cost._share_text((437.0, 437.0), (437.0, 437.0), 573.0, (129.0, "w"), "")

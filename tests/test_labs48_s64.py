@@ -8,6 +8,7 @@ import pytest
 
 from utils.labs.make_it_fast import threads_cost
 from utils.labs.make_it_fast.threads_cost import threads_sentence
+from utils.labs.make_it_fast.threads_short import _VERDICTS, threads_verdict
 
 RUNS_ON = [1.81, 2.43, 2.55, 4.04, 23.50]  # 2.55x ± 0.81 reaches 1.74x, below 1.81x; 4.04x sits by 2.55x
 
@@ -86,19 +87,26 @@ KEPT = {"optimizer": 16.3, "evaluate": 194.8, "checkpoint": 30.4}
 
 
 @pytest.mark.parametrize("timed, miss, says", [
-    (None, 1040.0, "not timed here"),
+    (None, 1040.0, "This run did not time the two thread counts without the profiler"),
     ({"slow": 1, "launcher": 1, "ratios": [], "slow_ms": [], "launcher_ms": []}, 1040.0,
-     "the launcher gives the slow script's count: nothing to time"),
+     "The launcher gives the slow script's own thread count, so there was nothing to time"),
     (_timed(1.76, 1.91, 3.10, 28.49, 34.36), 1040.0,
-     "the launcher's 1 thread a worker ran faster in every round (1.76x to 34.36x as fast), but the rounds fall "
-     "in two groups, so how much it saves is not measured here"),
-    (_timed(0.98, 0.99, 1.00, 1.01, 1.02), 1040.0, "ran no faster measured here, so the threads explain none"),
-    (_timed(2.5, 2.5, 2.55, 2.6, 2.6), None, "ran faster, but your step did not show that saving"),
-    (_timed(*RUNS_ON), 1040.0, "ran 2.55x ± 0.81 as fast: the threads explain part of the miss, not all of it"),
-    (_timed(*RUNS_ON), 400.0, "ran 2.55x ± 0.81 as fast: more than the whole miss, a finding to explain"),
+     "ran faster with the launcher's 1 thread a worker than with its own 2 in every round (1.76x to 34.36x as "
+     "fast), but the rounds fall in two groups, so how much that saves is not measured here"),
+    (_timed(0.98, 0.99, 1.00, 1.01, 1.02), 1040.0, "within noise of the same speed, so the threads explain none"),
+    (_timed(2.5, 2.5, 2.55, 2.6, 2.6), None, "with its own 2, but your step did not show that saving"),
+    (_timed(*RUNS_ON), 1040.0, "ran 2.55x ± 0.81 as fast with 1 thread a worker as with its own 2: that explains "
+                               "part of the 1040 ms your step ran under the prediction, not all of it"),
+    (_timed(*RUNS_ON), 400.0, "ran 2.55x ± 0.81 as fast with 1 thread a worker as with its own 2: that saves more "
+                              "than all of the 400 ms your step ran under the prediction: a finding to explain"),
 ])
 def test_the_threads_verdict_is_the_branch_the_sentence_takes(timed, miss, says):
-    said = threads_cost.threads_verdict(timed, 1153.7, miss, KEPT)
+    said = threads_verdict(timed, 1153.7, miss, KEPT)
     assert says in said, said
     if timed and timed["ratios"] and threads_cost.gathered(timed["ratios"]) and miss and "faster" not in says:
-        assert says.split(": ")[-1] in threads_sentence(timed, 1153.7, miss, KEPT)
+        sentence = threads_sentence(timed, 1153.7, miss, KEPT)
+        if ", so " in says:  # no faster: the same "none" as the worked sentence
+            assert says.split(", so ")[-1] in sentence
+        else:  # the share of the miss: the kept words are the branch the worked sentence ends in
+            assert [k for k, v in _VERDICTS.items() if v.format(miss=f"the {miss:.0f} ms your step ran under "
+                                                                     "the prediction") in said][0] in sentence

@@ -12,6 +12,7 @@ from utils import claims
 from utils.labs.fit_the_budget.checks import _signed
 from utils.labs.make_it_fast import threads_cost
 from utils.labs.make_it_fast.threads_groups import groups_verdict, spread_working
+from utils.labs.make_it_fast.threads_short import threads_verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,24 +25,29 @@ def _timed(*ratios, launcher=1):
 
 @pytest.mark.parametrize("ratios, launcher, says", [
     ((1.80, 2.10, 3.40, 25.00, 31.20), 1,
-     "the launcher's 1 thread a worker ran faster in every round (1.80x to 31.20x as fast), but the rounds fall in "
-     "two groups, so how much it saves is not measured here"),
+     "the slow script's forward and backward ran faster with the launcher's 1 thread a worker than with its own 2 "
+     "in every round (1.80x to 31.20x as fast), but the rounds fall in two groups, so how much that saves is not "
+     "measured here"),
     ((0.01, 0.02, 0.50, 0.51, 0.52), 2,
-     "the launcher's 2 threads a worker ran slower in every round (0.01x to 0.52x as fast), but the rounds fall in "
-     "two groups, so how much it costs is not measured here"),
+     "the slow script's forward and backward ran slower with the launcher's 2 threads a worker than with its own 2 "
+     "in every round (0.01x to 0.52x as fast), but the rounds fall in two groups, so how much that costs is not "
+     "measured here"),
     ((0.50, 0.60, 0.70, 30.0, 40.0), 1,
-     "its rounds fall in two groups, on both sides of 1.00x, so what the thread count saves is not measured here"),
+     "the slow script's forward and backward with the launcher's 1 thread a worker against its own 2 gave rounds "
+     "in two groups, on both sides of 1.00x, so what the thread count saves is not measured here"),
 ])
 def test_two_groups_verdict_names_the_side_every_round_lies_on(ratios, launcher, says):
     timed = _timed(*ratios, launcher=launcher)
     assert not threads_cost.gathered(timed["ratios"])
     assert groups_verdict(timed) == says
-    assert threads_cost.threads_verdict(timed, 1000.0, 900.0, None) == says
+    assert threads_verdict(timed, 1000.0, 900.0, None) == f"Timed without the profiler, {says}"
 
 
 def test_a_round_printed_at_1x_is_on_neither_side():
     # 1.004 prints 1.00x: not above 1.00x, so not "faster in every round"
-    assert groups_verdict(_timed(1.004, 1.5, 2.0, 40.0, 50.0)).startswith("its rounds fall in two groups, on both")
+    assert groups_verdict(_timed(1.004, 1.5, 2.0, 40.0, 50.0)).endswith("gave rounds in two groups, on both sides of "
+                                                                  "1.00x, so what the thread count saves is not "
+                                                                  "measured here")
 
 
 # --- item 2: the ± beside two groups is worked, to the digit printed ------------------------------------------

@@ -67,7 +67,7 @@ def test_the_links_share_of_a_step_is_worked_from_the_printed_ms():
     from utils.lessons.model_split import link
     fit = _link(962.5, 1e3, 0.5)  # 8 messages x 0.9625 ms = 7.70 ms, printed 7.7
     row = runs.Row(128, 4, "1f1b", 0.4324, 0.675, [0.3, 0.3], speedups=[1.5, 1.49, 1.48], messages=8, bytes_sent=0)
-    assert link.step_share(row, fit.alpha, fit.beta) == 7.7 / 432  # 1.8%, the reader's 7.7 / 432
+    assert link.step_share(row, fit.alpha, fit.beta) == 0.018  # 1.8%, the reader's 7.7 / 432, as printed
     table = report.link_table([row], fit.alpha, fit.beta, "a fit", "t").rows[0]
     assert table[5:8] == ("7.7", "432", "1.8%")
 

@@ -105,7 +105,7 @@ def test_the_chart_caption_names_the_median_round():
     fig = report.plot_schedule(spans, simulated=True, row=row)
     label = fig.axes[0].get_xlabel()
     # t16_02 other 1: the drawn round named, and its length (500 ms beside the table's 500 ms step here)
-    assert ("bars: round 1 of 3, the median speedup's (1.60x), 500 ms, not the median step;\nbusy: the table's, "
+    assert ("bars: round 1 of 3, the median speedup's (1.60x), 500 ms, as long as the median step;\nbusy: the table's, "
             "median of 3 rounds") in label and "last round" not in label
 
 

@@ -120,7 +120,7 @@ def test_the_steps_note_prints_the_half_up_division():
 def test_the_naive_timeline_names_the_round_it_draws():
     spans = [Span("stage 0", "forward", 0, 0.0, 0.09), Span("stage 1", "forward", 0, 0.09, 0.21)]
     label = report.plot_schedule(spans, simulated=True, rounds=list(ROUNDS)).axes[0].get_xlabel()
-    assert label.endswith("; bars and busy: round 4 of 5, the median speedup's (0.997x), not the median step")
+    assert label.endswith("; bars and busy: round 4 of 5, the median speedup's (0.997x), which need not be the median step")
     source = "".join(json.loads(NOTEBOOK.read_text())["cells"][17]["source"])
     assert "rounds=row.speedups)" in source
 

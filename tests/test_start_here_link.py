@@ -99,13 +99,13 @@ def test_a_fall_within_noise_is_named_before_time_is_said_not_to_fall():
 
     us = [120.2, 119.3, 125.0, 160.0, 370.0, 1159.8, 4300.0, 17000.0]
     said = summary.message_times_sentence(link_fit(GLOO, SIZES, [t * 1e-6 for t in us]))
-    assert ("1 message took a little longer than a larger one (it: 4 B at 120.2 µs against 119.3 µs at 4 KiB, "
-            "+0.8%), within the 10% one noisy median may miss by: beyond that noise, no time falls") in said
+    assert ("One message, 4 B (120.2 µs), took a little longer than 4 KiB (119.3 µs), +0.8%, within the 10% one "
+            "noisy median may miss by: beyond that noise, no time falls") in said  # t35_0001 other: plain words
     assert "time does not fall" not in said and "ran slower" not in said
     # two falls within noise: the larger one is named, and counted
     us[2:4] = [130.0, 126.0]  # 64 KiB 130.0 against 126.0 at 256 KiB: +3.2%, more than 4 B's +0.8%
     said = summary.message_times_sentence(link_fit(GLOO, SIZES, [t * 1e-6 for t in us]))
-    assert "2 messages took a little longer than a larger one (the most: 64 KiB at 130.0 µs against 126.0 µs " \
+    assert "2 messages took a little longer than a larger one (the most, 64 KiB: 130.0 µs against 126.0 µs " \
            "at 256 KiB, +3.2%)" in said
     # equal times as printed are no fall
     said = summary.message_times_sentence(link_fit(GLOO, SIZES[:3], [119.3e-6, 119.3e-6, 125e-6]))

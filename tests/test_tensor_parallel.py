@@ -479,7 +479,7 @@ def test_section_1s_pass_is_set_beside_section_4s_step_both_ways():
     from utils.lessons.tensor_parallel.pass_step import pass_beside_step
     differ = pass_beside_step(0.96, 0.21, 0.0042, blocks, row)
     assert "differ beyond their noise, section 1's pass the lower" in differ
-    assert "4.2 ms of compute in section 1 and about 5.7 ms" in differ and "a candidate" in differ
+    assert "4.2 ms of compute in section 1 (4 calls) and about 5.7 ms" in differ and "a candidate" in differ
     assert "not less in" in pass_beside_step(0.96, 0.21, 0.0080, blocks, row)
     assert "agree within their noise" in pass_beside_step(1.30, 0.21, 0.0042, blocks, row)
 

@@ -99,4 +99,6 @@ def test_core_loss_keeps_the_late_return_open_beside_each_compute_branch():
                                            "0.00 to 1.68 ms") and left.endswith("at most 1.68 ms over the step)")
     ruled, left = verdicts.core_loss(slow, 0.00200, 0.00040)   # 1.68 ms under 2.00 ms: not the whole
     assert "as the whole of the compute's miss" in ruled and "late return 0.40 ms" in left
+    assert left.startswith("the step's thread losing its core for part of the compute's miss (off it 0.00 to "
+                           "1.68 ms of the 2.00 ms")   # not the whole, still a part (t35_0708 #1)
     assert verdicts.core_loss(slow, 0.0)[1] == ""   # no late return given: nothing open

@@ -613,7 +613,7 @@ def test_the_memory_roofs_bandwidth_is_named_and_the_other_figure_of_its_probe_r
     bw = NS(name="fp32 memory bandwidth, 1 thread, STREAM copy, 32 MiB arrays", best=18.7e9)
     roof = lambda again: NS(from_profile=True, bandwidth=bw, retimed=(None, NS(best=again)), threads=1,
                             ceilings=NS(flops=180e9), RETIMED="the same probe timed beside the ops, this run")
-    point = NS(op=op, achieved=9.1e9, fraction=9.1e9 / (0.5 * 18.7e9))  # 97% of the profile's roof
+    point = NS(op=op, achieved=9.1e9, fraction=9.1e9 / (0.5 * 18.7e9), bound="memory")  # 97% of the profile's roof
     flips = report.roof_choice_sentence(point, roof(14.8e9))
     assert "That roof is fp32 memory bandwidth, 1 thread" in flips and "the threads the ops ran on" in flips
     assert "its roof would be 0.5 × 14.8 GB/s = 7.4 GFLOP/s" in flips  # printed beside the share it divides

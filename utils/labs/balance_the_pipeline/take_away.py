@@ -9,9 +9,9 @@ import textwrap
 
 from utils.claims import as_printed, printed_ratio, speedup_verdict
 from utils.labs.balance_the_pipeline.fewer import fewer_detail, fewer_words
-from utils.labs.balance_the_pipeline.reading import (Pipelined, busy_share, cores_held, largest_among_fastest,
-                                                     miss_cause, noise, prediction_lines, splits_by_m, tied_with,
-                                                     winners)
+from utils.labs.balance_the_pipeline.reading import (Pipelined, _miss, _model_with_work, busy_share, cores_held,
+                                                     largest_among_fastest, miss_cause, noise, prediction_lines,
+                                                     splits_by_m, tied_with, winners)
 from utils.labs.balance_the_pipeline.workload import CANDIDATE_M
 from utils.lessons.model_split.runs import Row
 
@@ -94,7 +94,33 @@ def take_away(p: Pipelined | None) -> str:
         lines[-1] += largest_among_fastest(top, smaller)
     lines[-1] += _profile_not_bubble(p, top)
     lines += prediction_lines(p)[:1]  # your choice; every m is read in the block (``take_away_detail``)
+    lines[-1] += work_summary(p)  # the block's finding, in one clause, where the reader sees it
     return "\n".join(textwrap.fill(line, 110) for line in lines)
+
+
+def work_summary(p: Pipelined) -> str:
+    """The collapsed block's finding on a miss, in one sentence for the visible lines (t35_labs03 other 3): the
+    learner's model redone with the work this run measured (``reading._model_with_work``, worked in full in
+    the block) and how much of the miss that explains, every branch written: none, all of it, part, or all
+    and more. "" where there is no miss, no work measured, or the cores were held (nothing is judged)."""
+    r = p.mine
+    if (not miss_cause(p) or cores_held(p) or r.key not in p.predicted
+            or (side := _miss(r, p.predicted[r.key])) is None):
+        return ""
+    predicted = as_printed(p.predicted[r.key], 2)
+    worked, _ = _model_with_work(p)
+    way = 1 if side == "under" else -1  # the way the speed-up must move to explain the miss
+    rest = _miss(r, worked)
+    if (worked - predicted) * way <= 0:
+        said = "the change in work does not explain the miss"
+    elif rest is None:
+        said = "the change in work explains the miss"
+    elif rest == side:
+        said = "the change in work explains part of the miss"
+    else:
+        said = "the change in work explains the whole miss, and more"
+    return (f" With the work this run measured, your model gives {worked:.2f}x: {said} (the working, and what "
+            "is left, in the block below).")
 
 
 def take_away_detail(p: Pipelined | None) -> str:

@@ -227,14 +227,32 @@ def work_per_step_rows(profile: Profile) -> list[tuple]:
              f"{work_vs_whole(profile, m):.2f}x") for m in profile.ms]
 
 
+ABOUT_THE_SAME = 0.05   # a step's work within 5% of the whole batch's reads as the same (the layers' spread)
+
+
+def _first_m_above(profile: Profile) -> int | None:
+    """The smallest m whose step work is more than ``ABOUT_THE_SAME`` above the whole batch's, as printed; None
+    where no m is."""
+    return next((m for m in profile.ms if work_vs_whole(profile, m) > 1 + ABOUT_THE_SAME), None)
+
+
 def work_growth_line(profile: Profile) -> str:
     """What the table says of the smallest micro-batches, from its last row, every branch written: more than
-    5% above the whole batch's work, below it by more than 5%, or about the same (within 5%)."""
+    5% above the whole batch's work (then from which m on the table first shows it, since the cost of a small
+    micro-batch is measured, not assumed), below it by more than 5%, or about the same (within 5%)."""
     most = max(profile.ms)
     growth = work_vs_whole(profile, most)
-    said = ("small micro-batches cost more per row here." if growth > 1.05 else
-            "small micro-batches cost less per row here." if growth < 0.95 else
-            "on this machine small micro-batches cost about what their rows do.")
+    first = _first_m_above(profile)
+    if growth > 1 + ABOUT_THE_SAME:
+        said = "small micro-batches cost more per row here"
+        if first is not None and first != most:
+            said += (f"; the first m more than 5% above the whole batch's is m={first} "
+                     f"({work_vs_whole(profile, first):.2f}x)")
+        said += "."
+    elif growth < 1 - ABOUT_THE_SAME:
+        said = "small micro-batches cost less per row here."
+    else:
+        said = "on this machine small micro-batches cost about what their rows do."
     return f"At m={most} the layers' work is {growth:.2f}x the whole batch's: {said}"
 
 

@@ -8,7 +8,8 @@ import textwrap
 from collections.abc import Callable
 
 from utils import claims
-from utils.labs.fit_the_budget.checks import (MB, CountedPredictions, LabSetup, _as_plan, cheapest, cost_noise,
+from utils.labs.fit_the_budget.checks import (MB, CountedPredictions, LabSetup, _against_noise, _as_plan, cheapest,
+                                              cost_noise,
                                               describe_plan, plan_cost, plans, predicted, predictor, printed_cost,
                                               techniques)
 
@@ -75,11 +76,11 @@ def _choice_matters(fitting: list[tuple], costs: dict, rounds: dict | None) -> s
     if not rounds:
         return ": the cost model ranks them (no cost-table rounds given here to judge their gap by)."
     low, high = printed_cost(cheapest, costs), printed_cost(dearest, costs)
-    gap, where, beyond = _beyond_noise(cheapest, dearest, costs, rounds)
+    gap, where, beyond, within = _beyond_noise(cheapest, dearest, costs, rounds)
     said = f"; the dearest lies {high:.2f} - {low:.2f} = {gap:.2f} above the cheapest, "
     if beyond:
         return said + f"more than the cost table's noise ({where}): the choice matters on this machine."
-    return (said + f"within the cost table's noise ({where}): the cost model ranks them, the rounds do not "
+    return (said + f"{within} the cost table's noise ({where}): the cost model ranks them, the rounds do not "
             "separate them, so the choice barely matters on this machine (the hidden cases, where "
             "recomputation or micro-batches are dear, are where it does).")
 
@@ -87,7 +88,9 @@ def _choice_matters(fitting: list[tuple], costs: dict, rounds: dict | None) -> s
 def _beyond_noise(best: tuple, other: tuple, costs: dict, rounds: dict[str, list[float]]) -> tuple:
     """Two plans' costs as printed (``printed_cost``), their gap against the cost table's noise
     (``cost_noise``) once for each technique they differ in (cell 8's rule), by ``claims.within_noise`` on
-    the printed figures: (the gap, where the allowance comes from, beyond it or not)."""
+    the printed figures: (the gap, where the allowance comes from, beyond it or not, and, for a gap not beyond
+    it, "within" or, where the gap equals it, "at the edge of", in cell 7's words: ``checks._against_noise``;
+    thirty-fifth reading: a tie read "within" here and "at the edge of the noise" there)."""
     noise = cost_noise(rounds)   # the one printed under the cost table
     differ = max(1, sum(x != y for x, y in zip(best, other)))   # checkpointing, micro-batches, loss chunks
     allowed = claims.as_printed(differ * noise, 2)
@@ -95,7 +98,8 @@ def _beyond_noise(best: tuple, other: tuple, costs: dict, rounds: dict[str, list
              f"± {allowed:.2f}: its ± {noise:.2f}, printed with the costs, for each of the {differ} techniques "
              "they differ in")
     gap = claims.as_printed(printed_cost(other, costs) - printed_cost(best, costs), 2)
-    return gap, where, not claims.within_noise(gap, allowed, 0.0)
+    edge = _against_noise(gap, allowed)[0].startswith("at the edge")
+    return gap, where, not claims.within_noise(gap, allowed, 0.0), "at the edge of" if edge else "within"
 
 
 def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[float]],
@@ -104,10 +108,10 @@ def _runner_up(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[
     (``_beyond_noise``, cell 8's rule): apart beyond it, or a ranking the run cannot confirm. Other ``fitting``
     plans at the next one's printed cost are named, since none of them is "the next" alone (``_tied``)."""
     a, b = printed_cost(best, costs), printed_cost(nearest, costs)   # each from the costs as printed
-    gap, where, beyond = _beyond_noise(best, nearest, costs, rounds)
+    gap, where, beyond, within = _beyond_noise(best, nearest, costs, rounds)
     said = (f"{gap:.2f} apart, more than the cost table's noise ({where}): the cost table's rounds separate "
             "the two." if beyond else
-            f"{gap:.2f} apart, within the cost table's noise ({where}): the cost model ranks them, the cost "
+            f"{gap:.2f} apart, {within} the cost table's noise ({where}): the cost model ranks them, the cost "
             "table's rounds do not tell them apart.")
     tied, against = _tied(best, nearest, costs, rounds, fitting, beyond)
     return (f"The cheapest, {describe_plan(best)}, and the next, {describe_plan(nearest)}{tied}, cost {a:.2f}x "
@@ -128,10 +132,10 @@ def _tied(best: tuple, nearest: tuple, costs: dict, rounds: dict[str, list[float
     named = f" ({len(tied)} more {verb} the same: {'; '.join(describe_plan(p) for p in tied)})"
     against = ""
     for plan in tied:
-        _, where, apart = _beyond_noise(best, plan, costs, rounds)
+        _, where, apart, within = _beyond_noise(best, plan, costs, rounds)
         if apart != beyond:
             against += (f" Against {describe_plan(plan)}, the same gap is "
-                        f"{'more than' if apart else 'within'} the cost table's noise ({where}).")
+                        f"{'more than' if apart else within} the cost table's noise ({where}).")
     return named, against
 
 

@@ -355,7 +355,8 @@ def excess_words(split_x: float, pp_x: float, excess: float, medians: tuple[floa
     by_rounds = f"the median of {rounds} ratios, not a ratio of the two medians, is {excess:.2f}x"
     ratio = us_ratio(*medians)
     split_us, pp_us = (claims.as_printed(seconds, 0, 1e-6) for seconds in medians)
-    more = (f", more than its {split_x:.2f}x over the prediction, as that ping-pong ran under the prediction"
+    # the split's own ratio over the prediction is printed next in ``owner_words``: named here, not repeated
+    more = (", more than the split's ratio to the prediction given next, as that ping-pong ran under the prediction"
             if ratio > claims.as_printed(split_x, 2) and claims.as_printed(pp_x, 2) < 1 else "")
     return (f"the split's excess over the ping-pong of the same bytes, from the table's medians: {split_us:,.0f} µs "
             f"against {pp_us:,.0f} µs, {ratio:.2f}x{more} (round by round, {by_rounds})")

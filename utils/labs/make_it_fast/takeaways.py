@@ -14,7 +14,8 @@ from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.checks import (ALL_REDUCES, SPEEDS, Diagnosis, launched, share_text,
                                             tokens_per_s, tokens_per_step)
 from utils.labs.make_it_fast.prediction import prediction_miss, prediction_sentence, prediction_short
-from utils.labs.make_it_fast.threads_cost import threads_sentence, threads_verdict
+from utils.labs.make_it_fast.threads_cost import threads_sentence
+from utils.labs.make_it_fast.threads_short import threads_verdict
 
 
 def compute_sentence(diagnosis: Diagnosis, flops: float, peak) -> str:
@@ -142,7 +143,7 @@ def _bullets(diagnosis: Diagnosis, train_fn, flops: float | None, peak, predict)
         # reading: the same sentence twice); the working keeps the timing
         (compute, f"{took} of the slow script's step ({rows_text(ref, 'forward and backward', 'optimizer')}){rate}.\n"
                   + short_sentences(f"{timed[:1].upper()}{timed[1:]}."),
-         f"{took} of the slow script's step{rates}.\n{asked} The thread count: {verdict}."),
+         f"{took} of the slow script's step{rates}.\n{asked} {verdict}."),
         (sum(waits.values()), f"Evaluating and saving took {share_text(sum(waits.values()))} of the slow "
                               f"script's step ({rows_text(ref, 'evaluate', 'checkpoint')}; the largest, "
                               f"{largest!r}, {share_text(waits[largest])}), a region's time including "

@@ -22,7 +22,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import bench, claims
 from utils.labs.make_it_fast import script
-from utils.labs.make_it_fast.threads_groups import groups_verdict, spread_working
+from utils.labs.make_it_fast.threads_groups import spread_working
 from utils.launch import current_backend, current_device, keep_until_exit
 
 ROUNDS = 5  # paired rounds after one warm-up pair: from 4 rounds on, claims' spread is the middle half's
@@ -269,14 +269,15 @@ def _share_text(saved: tuple, ends: tuple, miss_ms: float, kept: tuple, notes: s
     if not kept_most:
         return f". That is{either} {_range(*centre)}{across} of the prediction's {miss_ms:.0f} ms miss", low, high
     said = (f". The prediction's {miss_ms:.0f} ms miss also holds what the other regions it keeps saved: the "
-            f"optimizer, and the evaluations and checkpoints it keeps ({worked} ms as profiled, at the slow "
-            f"script's count too, not timed apart), at most those {kept_most:.0f} ms")
+            f"optimizer, and the evaluations and checkpoints it keeps ({worked} ms as profiled, run at the slow "
+            f"script's thread count too, not timed apart), at most those {kept_most:.0f} ms")
     if part <= 0:  # they could hold it all: forward and backward's part has no floor, the share no ceiling
         across = f" ({low:.0f}% or more across {over}{notes})" if low != centre[0] else ""
         said += f". So the saving{either} is {centre[0]:.0f}% or more{across} of forward and backward's part"
         return said, low, high
     saves = "On either scaling, the launcher's thread count saves" if either else "The launcher's thread count saves"
-    said += (f". So forward and backward's part of it is {part:.0f} to {miss_ms:.0f} ms. {saves} "
+    # one sentence with the kept regions it follows from (thirty-fifth reading: a one-line sub-bullet)
+    said += (f", so forward and backward's part of the miss is {part:.0f} to {miss_ms:.0f} ms. {saves} "
              f"{_range(*centre)} of that part{across}")
     return said, low, high
 
@@ -317,13 +318,6 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
         return (said + f": {medians} the whole miss, but {reaches} {low:.0f}%, so whether the threads "
                 "explain all of it is not told apart here" + rest)
     return said + ": whether the threads explain all of it is not told apart here" + rest
-
-
-# the branches of ``_share_of_miss``, as its words end, for ``threads_verdict``'s one line (most specific first)
-_VERDICTS = ("more than the whole miss, a finding to explain", PART,
-             "the threads explain the whole miss, within noise",
-             "how much of that part the threads explain is not told apart here",
-             "whether the threads explain all of it is not told apart here")
 
 
 def _listed(rounds: list, side: str, worked: str) -> str:
@@ -410,7 +404,7 @@ def _left_out(ratios: list) -> list:
 
 def _mostly_outside(ratios: list) -> bool:
     """Whether the ± leaves out half the rounds or more. It is half the middle half's range, so about half of
-    any set of rounds lies outside it by its make-up: such rounds are not outliers, and the ± does not give
+    any set of rounds lies outside it by design: such rounds are not outliers, and the ± does not give
     the rounds' reach (twenty-ninth reading: 3 of 5 rounds, one of them an edge of the middle half itself,
     were called "outlying moments")."""
     return 2 * len(_left_out(ratios)) >= len(ratios)
@@ -436,7 +430,8 @@ def _past_spread_text(ratios: list) -> str:
     if _mostly_outside(ratios):
         shown = [claims.as_printed(r, 2) for r in ratios]
         return (f"; {'; '.join(clauses)}: the ± (half the middle half's range) leaves out {len(below + above)} "
-                f"of the {len(ratios)} rounds, as it can by its make-up; the rounds run {min(shown):.2f}x to "
+                f"of the {len(ratios)} rounds: built from the middle rounds alone, it leaves out about half of "
+                f"any rounds by design; the rounds run {min(shown):.2f}x to "
                 f"{max(shown):.2f}x")
     # from 4 rounds the ± is half the middle half's range, so a round outside it is expected now and then:
     # it is named as an outlying moment, not as a finding (no bound is passed here)
@@ -520,26 +515,6 @@ def _groups_text(timed: dict, fb_ms: float, miss_ms: float | None) -> str:
                        "measured here: a saving scaled from one figure would claim a precision these rounds do "
                        "not have")
     return said + ". So what the thread count saves a step is not measured here"
-
-
-def threads_verdict(timed: dict | None, fb_ms: float, miss_ms: float | None, reading: dict | None = None) -> str:
-    """The threads take-away's conclusion in one clause, for its kept sentence (twenty-sixth reading: the point
-    came last, after four sub-bullets; thirty-second reading: the worked block no longer repeats it): the branch
-    ``threads_sentence`` reaches, worked the same way from the same figures. Starts in lower case."""
-    if not timed or not timed["ratios"]:
-        return "not timed here" if not timed else "the launcher gives the slow script's count: nothing to time"
-    if not gathered(timed["ratios"]):
-        return groups_verdict(timed)
-    ratios = timed["ratios"]
-    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
-    if not claims.speedup_verdict(value, None, spread, rounds=ratios).startswith("faster"):
-        return "the launcher's count ran no faster measured here, so the threads explain none of the miss"
-    if not miss_ms or miss_ms <= 0:
-        return "the launcher's count ran faster, but your step did not show that saving: a finding to explain"
-    said = _share_of_miss(_bases(timed, fb_ms), value, spread, ratios, miss_ms,
-                          kept_ms(reading) if reading else (0.0, ""))
-    verdict = next(v for v in _VERDICTS if v in said)
-    return f"the launcher's count ran {value:.2f}x ± {spread:.2f} as fast: {verdict}"
 
 
 def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,

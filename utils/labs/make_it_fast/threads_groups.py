@@ -15,15 +15,18 @@ def spread_working(shown: list) -> str:
 
 
 def groups_verdict(timed: dict) -> str:
-    """The one-line verdict where the rounds fall in two groups: the side of 1x every round lies on, where they
-    all do, comes first; only the size of the gain is unmeasured (thirty-first reading: "not measured" alone
-    read as if the run had learned nothing)."""
+    """The one-line verdict where the rounds fall in two groups, to follow "Timed without the profiler, ": the
+    side of 1x every round lies on, where they all do, comes first; only the size of the gain is unmeasured
+    (thirty-first reading: "not measured" alone read as if the run had learned nothing; thirty-fifth: the
+    comparison named in full, the slow script's forward and backward at each count, not "a count ran")."""
     shown = sorted(claims.as_printed(r, 2) for r in timed["ratios"])
-    count = f"{timed['launcher']} thread{'s' if timed['launcher'] > 1 else ''} a worker"
-    ran = {"above": f"the launcher's {count} ran faster in every round",
-           "below": f"the launcher's {count} ran slower in every round"}.get(side := claims.one_side(shown, 1.0))
-    if not ran:
-        return ("its rounds fall in two groups, on both sides of 1.00x, so what the thread count saves is not "
-                "measured here")
-    return (f"{ran} ({shown[0]:.2f}x to {shown[-1]:.2f}x as fast), but the rounds fall in two groups, so how much "
-            f"it {'saves' if side == 'above' else 'costs'} is not measured here")
+    count = f"the launcher's {timed['launcher']} thread{'s' if timed['launcher'] > 1 else ''} a worker"
+    work, own = "the slow script's forward and backward", f"its own {timed['slow']}"
+    side = claims.one_side(shown, 1.0)
+    if side is None:
+        return (f"{work} with {count} against {own} gave rounds in two groups, on both sides of 1.00x, so what "
+                "the thread count saves is not measured here")
+    ran, does = ("faster", "saves") if side == "above" else ("slower", "costs")
+    return (f"{work} ran {ran} with {count} than with {own} in every round ({shown[0]:.2f}x to "
+            f"{shown[-1]:.2f}x as fast), but the rounds fall in two groups, so how much that {does} is not "
+            "measured here")

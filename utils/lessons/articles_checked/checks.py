@@ -42,6 +42,7 @@ PIPELINE_CAUSE = "the stages' work below one device's"  # what raises the refere
 # short: the rows' visible cell must hold the deciding clause whole, rounds past 2x included (the cause is
 # PIPELINE_CAUSE, said in the note under §1's counts)
 PIPELINE_EXPLAINED = "explained by the reference, as lesson 02 §5 reads it"
+TWO_STAGES_EXPLAINED = "explained by the reference, as lesson 02 §9 reads it"  # its schedules, two stages a device
 # A summary claim stands when the rows it sums up stand.
 SUMMED = {"A17": ["A10", "A20", "A13", "A15", "A3"], "B18": [f"B{k}" for k in range(5, 17)]}  # B5-B16: the cures
 
@@ -88,27 +89,41 @@ def busy_note(m, name: str, cores_needed: int | None) -> str:
 
 def speedup_words(m, name: str) -> str:
     """The course's verdict words for recorded speed-up ``name`` beside its bound (``recorded_verdict``), as
-    lesson 02 reads a pipeline past it (explained by its reference, or not: ``explained_by_reference``) and its
-    split alone against its 1x bound (``split_alone_words``)."""
+    lesson 02 reads a pipeline past it (§5's best and §9's schedules alike: explained by its work-scaled
+    reference, or not: ``explained_by_reference``) and its split alone against its 1x bound (``split_alone_words``)."""
     r = recorded(m, name).record
     if name == "naive_split":
         return split_alone_words(r)
     text = recorded_verdict(r, r.get("bound"))  # as printed: 1.7797 is 1.78, at 1.78, as lesson 02 judges it
+    if name not in ("pipeline", *TWO_STAGES) or not past_bound(text):
+        return text
     # rule 4: a median printed past 2 devices' 2x is read against 2x with its spread, never by a reference
-    if name == "pipeline" and past_bound(text) and median_two_words(r):
+    if median_two_words(r):
         return f"{text}, {median_two_words(r)}"
-    if name == "pipeline" and past_bound(text) and explained_by_reference(r):
-        if work_scaled_reference(r) is not None:  # lesson 02 §5's verdict: above the bound, explained by it
-            return f"above the bound, {pipeline_explanation(r)}"
+    if name in TWO_STAGES and not reference_explains(r):  # §9: past its reference too (A19 says by how much)
+        return text
+    if explained_by_reference(r):
+        if work_scaled_reference(r) is not None:  # lesson 02's verdict: above the bound, explained by it
+            return f"above the bound, {pipeline_explanation(r, name in TWO_STAGES)}"
         return f"{text}; {pipeline_explanation(r)}"
     return text
 
 
-def pipeline_explanation(record: dict) -> str:
-    """Beside a pipeline past 2m/(m+1): lesson 02 §5's reading, where it kept a work-scaled reference, word for
-    word as lesson 02 reads it ("within the work-scaled reference (1.93x) plus the rounds' spread (± 0.05):
-    explained by the reference"), in the median (its rounds past 2x stay findings, read beside it); with
-    none kept, an excess under ``EXPLAINED_MARGIN`` is left a finding, with the cause a reference would show."""
+def reference_explains(record: dict) -> bool:
+    """Lesson 02 §9's rule for a schedule past its bound (``two_stages.lesson_02_two_stages_reading``): only a
+    work-scaled reference kept, above the bound as printed, with the median within it plus the rounds' spread
+    (a reference at or under the bound cannot explain a median past the bound)."""
+    reference = work_scaled_reference(record)
+    return (reference is not None and words.as_printed(reference, 2) > words.as_printed(record["bound"], 2)
+            and explained_by_reference(record))
+
+
+def pipeline_explanation(record: dict, two_stages: bool = False) -> str:
+    """Beside a pipeline past 2m/(m+1): lesson 02's reading (§5's; §9's where ``two_stages``), where it kept a
+    work-scaled reference, word for word as lesson 02 reads it ("within the work-scaled reference (1.93x) plus
+    the rounds' spread (± 0.05): explained by the reference"), in the median (its rounds past 2x stay findings,
+    read beside it); with none kept, an excess under ``EXPLAINED_MARGIN`` is left a finding, with the cause a
+    reference would show."""
     reference = work_scaled_reference(record)
     if reference is None:
         return (f"past it by under {EXPLAINED_MARGIN:.0%}, with no work-scaled reference kept: lesson 02 §5 "
@@ -116,8 +131,9 @@ def pipeline_explanation(record: dict) -> str:
     ref = words.as_printed(reference, 2)
     plus = (f" plus the rounds' spread (± {spread_of(record):.2f})"
             if record.get("rounds") and words.as_printed(record["value"], 2) > ref else "")
+    explained = TWO_STAGES_EXPLAINED if two_stages else PIPELINE_EXPLAINED
     return "; ".join(filter(None, (f"within its work-scaled reference {ref:.2f}x{plus} in the median: "
-                                   f"{PIPELINE_EXPLAINED}", figures.reference_past_two_words(reference))))
+                                   f"{explained}", figures.reference_past_two_words(reference))))
 
 
 def faster(text: str) -> bool:

@@ -31,7 +31,7 @@ from utils.lessons.articles_checked.timed_rows import LESSON_07_PASSES, rounds_f
 # lesson 02 §9's readings of its schedules with two stages per device (re-exported: tests read them here)
 from utils.lessons.articles_checked.two_stages import (capitalised, explained_words,  # noqa: F401
                                                        lesson_02_rounds_reading, lesson_02_two_stages_reading,
-                                                       split_above_words)
+                                                       split_above_words, split_quoted_past)
 from utils.lessons.articles_checked.verdicts import (PIPELINE_SECTION, SPLIT_SECTION, TWO_STAGES_SECTION, Row,
                                                     pipeline_label, pipeline_setup, two_stages_read_words)
 from utils.lessons.articles_checked.wording import _listed
@@ -262,7 +262,7 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     if not above:
         counted = not explained  # the medians sentence counts lesson 02 §9's medians among the rest
         return [part for part in (explained or medians_sentence(m) + pipeline_rounds(m),
-                                  *bench_beside_paragraphs(m), configs_tail(m, counted).strip(),
+                                  split_paragraph(m, []).strip(), *bench_beside_paragraphs(m), configs_tail(m, counted).strip(),
                                   NOISE_RULE.strip()) if part]
     labels = recorded_speedups()
     found = [name for name in labels if m["results"].get(name) is not None
@@ -280,8 +280,7 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
                < len(above) else "") + "." + quoted_elsewhere_words(elsewhere, rows))
     if "pipeline" in found and not explained:
         note += " " + pipeline_above_words(m["results"]["pipeline"].record)
-    if "naive_split" in found:  # lesson 02 §3's reading, from the per-process reference this run recorded
-        note += " " + split_above_words(m["results"]["naive_split"].record)
+    note += split_paragraph(m, found)
     others = [WHERE_TO_RECORD[name] for name in found
               if name not in ("pipeline", "naive_split") and name not in TWO_STAGES]
     if others:
@@ -295,6 +294,17 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     # make bench's runs, a paragraph each (t29_09): lesson 02's pipeline, then each run beside its lesson's
     return [part for part in (note, explained, *bench_paragraphs(m), *bench_beside_paragraphs(m),
                               configs_tail(m, False, named).strip(), NOISE_RULE.strip()) if part]
+
+
+def split_paragraph(m: dict, found: list[str]) -> str:
+    """Lesson 02's reading of its split alone wherever a row quotes a figure of it past 1x (t35_09 #2): its
+    median past its bound (in ``found``), a round lesson 02 calls a finding, or a launch past 1x or read so by
+    lesson 02: from the per-process reference this run recorded, then each launch as lesson 02 read it."""
+    split = m["results"].get("naive_split")
+    if split is None or not ("naive_split" in found or "naive_split" in rounds_found(m, found)
+                             or split_quoted_past(split.record)):
+        return ""
+    return " " + split_above_words(split.record)
 
 
 # The rows that quote each recorded speed-up (the figures ``above_bound_note`` names), so that the note credits

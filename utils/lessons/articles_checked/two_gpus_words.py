@@ -11,28 +11,30 @@ from utils.lessons.articles_checked.checks import ABOVE, AGREES, BUSY, DISAGREES
 
 
 # What A24's check reads (DDP training only), and the other two-device runs this page times, each read in its
-# own row (t31_09 #3): the sentence must not stretch one method's outcome to every two-GPU run
+# own row (t31_09 #3): the sentence must not stretch one method's outcome to every two-GPU run. A24 reads the
+# ledger, so its figures are the lessons' runs, not this page's (t35_09 #4); every two-device run this page
+# times is named beside it, the case study's DDP workers (row B22) among them.
 DDP_TRAINING = "two DDP workers in training (lessons 03 and 08)"
-OTHERS = ("this page's other two-device runs, tensor parallel inference (row A21) and the article's split (row "
-          "A11), are read in their own rows")
+OTHERS = ("this page's own two-device runs, tensor parallel inference (row A21), the article's split (row A11) "
+          "and the case study's CNN on two DDP workers (row B22), are read in their own rows")
 
 
 def throughput_sentence(check: str) -> str:
     """One sentence for each answer A24's check can give (``checks.STATES``), naming what it read."""
     if check == AGREES:
-        said = (f"Two GPUs raised throughput in this run for {DDP_TRAINING}, within 2x, and the work per GPU did "
+        said = (f"Two GPUs raised throughput in the lessons' runs for {DDP_TRAINING}, within 2x, and the work per GPU did "
                 "not rise (that needs superlinear scaling): row A24")
     elif check == ABOVE:
-        said = (f"A two-GPU figure of {DDP_TRAINING} in this run passed its bound (2x, or superlinear scaling): a "
+        said = (f"A two-GPU figure of {DDP_TRAINING} in the lessons' runs passed its bound (2x, or superlinear scaling): a "
                 "finding to explain, not yet a reading that two GPUs raise throughput: row A24")
     elif check == DISAGREES:
-        said = (f"Two GPUs did not raise throughput in this run for {DDP_TRAINING} (a figure slower than one "
+        said = (f"Two GPUs did not raise throughput in the lessons' runs for {DDP_TRAINING} (a figure slower than one "
                 "device): row A24")
     elif check == NOISY:
-        said = (f"This run does not show whether two GPUs raise throughput for {DDP_TRAINING}: a figure within "
+        said = (f"The lessons' runs do not show whether two GPUs raise throughput for {DDP_TRAINING}: a figure within "
                 "noise of one device, or without a spread: row A24")
     else:
         reason = {BUSY: "its figures were timed on a busy machine", WAITING: "a figure it needs is not recorded yet"}
-        said = (f"This run does not say whether two GPUs raise throughput for {DDP_TRAINING}: "
+        said = (f"This page cannot say whether two GPUs raise throughput for {DDP_TRAINING}: "
                 f"{reason.get(check, check)} (row A24)")
     return f"{said}; {OTHERS}."

@@ -12,6 +12,7 @@ from utils.lessons.articles_checked import sections
 from utils.lessons.articles_checked.checks import launches, median_two_words, spread_of, work_scaled_reference
 from utils.lessons.articles_checked.figures import (DEVICES, reference_past_two_words, rounds_above,
                                                     rounds_past_two_words, split_reference)
+from utils.lessons.articles_checked.split_alone import launch_verdict, lesson_02_verdicts, past_bound
 from utils.lessons.articles_checked.reference_rounds import (median_words, past_reference_clauses,
                                                              rounds_past_reference)
 from utils.lessons.articles_checked.wording import TWO_STAGES_SECTION
@@ -111,7 +112,7 @@ SPLIT_LAUNCHES = (
     "quote that one: read it with lesson 02's note on those launches.")
 # Where the ledger keeps every launch (``split_alone.launches``): the rows read them together
 EVERY_LAUNCH = ("Lesson 02 also runs the same step in later sections, with other code; the ledger keeps every "
-                "launch, and rows A10 and B5 read them together, as lesson 02 does: here each is past the 1x bound.")
+                "launch, and rows A10 and B5 read them together, as lesson 02 does.")
 
 
 def split_above_words(record: dict) -> str:
@@ -135,5 +136,29 @@ def split_above_words(record: dict) -> str:
         reading = (f", here {as_printed(reference, 2):.2f}x, at or under the 1x bound: the stages alone cost at "
                    "least one device's work, so the reference offers no gain over 1x and explains no split above "
                    "it: a finding to explain, as each row says.")
-    return f"{PER_PROCESS}{reading} {EVERY_LAUNCH if launches(record) else SPLIT_LAUNCHES}"
+    return (f"{PER_PROCESS}{reading} {EVERY_LAUNCH if launches(record) else SPLIT_LAUNCHES}"
+            + (f" {split_launches_words(record)}" if launches(record) else ""))
+
+
+def split_quoted_past(record: dict) -> bool:
+    """Whether rows A10 and B5, quoting lesson 02's split alone, name a figure of it past its 1x bound, so that
+    the note says what lesson 02 found (t35_09 #2): a launch past it by the course's rule, or a launch lesson
+    02 read above the bound or with a round it calls a finding to explain."""
+    said = lesson_02_verdicts(record) or []
+    return (any(past_bound(launch_verdict(value, spread)) for value, spread in launches(record))
+            or any(past_bound(text) or "a finding to explain" in text for text in said))
+
+
+def split_launches_words(record: dict) -> str:
+    """Each launch of lesson 02's split alone with what lesson 02 found for it, in its own words where the ledger
+    keeps them ("section 3, 1.04x ± 0.01: above the bound, under the per-process reference ..."); an older entry,
+    by the course's rule on the launch's median and spread."""
+    said = lesson_02_verdicts(record)
+    kept = record.get("launch_rounds") or []
+    clauses = []
+    for k, (value, spread) in enumerate(launches(record)):
+        where = kept[k].get("where") if k < len(kept) and isinstance(kept[k], dict) else None
+        verdict = said[k] if said else launch_verdict(value, spread)
+        clauses.append(f"{where or f'launch {k + 1}'}, {value:.2f}x ± {spread:.2f}: {verdict}")
+    return f"Lesson 02 reads each launch: {'; '.join(clauses)}." if clauses else ""
 

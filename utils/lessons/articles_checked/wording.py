@@ -200,12 +200,13 @@ def two_stage_parts(m, verdict_words) -> tuple[list[Part], dict[str, float]]:
             kept[f"{schedule} (two stages per device)"] = printed_share(r["value"])  # from the speed-up as printed
         rounds = (f"the median of {len(r['rounds'])} paired rounds, ± {spread_of(r):.2f}" if r.get("rounds")
                   else "no rounds kept")  # the spread that decides "at the bound (within noise)", printed
+        verdict = verdict_words(m, name)  # lesson 02 §9's reading: within its work-scaled reference, or past it
         setup = r.get("what", "").split(", against")[0].removeprefix(f"{schedule}, ")  # "two stages per worker, ..."
         parts.append(found.part(
             f"{sections.cite(TWO_STAGES_SECTION)}'s {schedule}{', ' + setup if setup else ''}: "
             f"{r['value']:.2f}x one, {share_text(r['value'])}% each (speed-up / 2; {rounds}), against its bound of "
-            f"{r['bound']:.2f}x: {verdict_words(m, name)}; {rounds_above_words(r, sections.cite(TWO_STAGES_SECTION))}"
-            + reference_note(r)))
+            f"{r['bound']:.2f}x: {verdict}; {rounds_above_words(r, sections.cite(TWO_STAGES_SECTION))}"
+            + ("" if "work-scaled reference" in verdict else reference_note(r))))  # said once: explained by it
     return parts, kept
 
 

@@ -32,7 +32,7 @@ from utils.lessons.why_slow.profile import without_profiler_notices  # kineto's 
 
 __all__ = [
     "WEIGHT_LAYERS", "model_bytes", "sparsity", "macs", "to_device", "timed_batch", "compare_latency", "speedup",
-    "spread", "ratio_noise", "printed_ratio_spread", "noise_text", "verdict", "compare", "against_bound", "NOISY_SPREAD", "timing_note",
+    "spread", "ratio_noise", "printed_ratio_spread", "spread_digits", "noise_text", "verdict", "compare", "against_bound", "NOISY_SPREAD", "timing_note",
     "TIMING_COLUMNS", "SPEEDUP_COLUMNS", "timing_cells", "speedup_cells", "layer_inputs", "saved_bytes_by_dtype",
     "saved_activation_bytes", "Replay", "share_reference", "cpu_flags", "bf16_support", "int8_support",
     "time_by_op",
@@ -338,16 +338,26 @@ def printed_ratio_spread(ratio: float, noise: float) -> float:
     1.25 x 2% = 0.025 reads 0.03, as by hand). Worked from the unrounded noise (0.0153, printed "2%") it would
     read 0.98x ± 2% as clear of 1x, though 0.98 + 0.02 reaches it. Not ``claims.printed_spread`` (the ± of
     paired rounds): here the noise is a share of the speedup, so the spread is a product of two printed
-    figures."""
-    return claims.half_up(claims.as_printed(ratio, 2) * claims.as_printed(noise, 2), 2)
+    figures. A product under 0.01 keeps a third decimal (``spread_digits``): 0.25 x 2% = 0.005, which two
+    decimals would double to 0.01 and so let "±2%" reach 0.24 from 0.25, though 2% of 0.25 does not
+    (t35_0304 #5)."""
+    product = claims.as_printed(ratio, 2) * claims.as_printed(noise, 2)
+    return claims.half_up(product, spread_digits(product))
+
+
+def spread_digits(spread: float) -> int:
+    """Decimals a worked spread is kept and printed to: two, or three where it is under 0.01, so that a small
+    spread is neither inflated to 0.01 nor printed 0.00."""
+    return 2 if round(spread, 9) >= 0.01 else 3
 
 
 def noise_text(ratio: float, noise: float) -> str:
     """A speedup's noise as the page prints it, "±4%", with the spread a reader works from it beside it,
-    "±4%, ± 0.05 on 1.14x" (``printed_ratio_spread``), so that a call of "within noise" can be checked to the
-    digit. Where that spread prints 0.00 it is left out: "± 0.00" would read as no noise at all."""
+    "±4%, ± 0.05 on 1.14x" or "±2%, ± 0.005 on 0.25x" (``printed_ratio_spread``, to its ``spread_digits``),
+    so that a call of "within noise" can be checked to the digit. Where that spread is 0 (no noise printed)
+    it is left out: "± 0.000" would read as no noise at all."""
     worked = printed_ratio_spread(ratio, noise)
-    return f"±{noise:.0%}" + (f", ± {worked:.2f} on {ratio:.2f}x" if worked > 0 else "")
+    return f"±{noise:.0%}" + (f", ± {worked:.{spread_digits(worked)}f} on {ratio:.2f}x" if worked > 0 else "")
 
 
 def _beyond_noise(ratio: float, noise: float) -> bool:

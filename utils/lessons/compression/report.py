@@ -279,11 +279,13 @@ def references_reading(batch: int, label: str, rows: list[tuple[str, float, floa
 
 def references_count(batch: int, label: str, timed: list[tuple[str, float, float, float]]) -> str:
     """Section 4's count of quantized paths short of their roofline references at ``batch``, without the
-    figures, which section 4's answer line prints: the closing line the summary's quantization bullet points
-    to, so that the page does not print that answer twice (t33_0304 other (d)). ``timed`` as in
-    ``references_reading``. Lesson 04."""
+    figures: the closing line the summary's quantization bullet points to, so that the page does not print
+    section 4's answer twice (t33_0304 other (d)). It points to where every path's figures are: section 4's
+    collapsed table, since its answer names only the paths not short and the few the lesson reads (t35_0304
+    #2: three short paths were named nowhere in it). ``timed`` as in ``references_reading``. Lesson 04."""
     return (f"At batch {batch} ({label}) {_short_count(timed, 'with int8 or int4 weights timed')}; section 4's "
-            "answer names each one with its figures.")
+            "collapsed table (every variant, both batches, with its reference) gives each one's speedup beside "
+            "its reference.")
 
 
 def _short_count(rows: list[tuple[str, float, float, float]], which: str) -> str:

@@ -13,6 +13,7 @@ import time
 import torch
 from torch.utils.data import Dataset
 
+from utils.claims import half_up
 from utils.data import MNIST_MEAN, MNIST_STD, digits_28
 
 
@@ -39,6 +40,22 @@ def uneven_weights(n_items: int, block: int, every: int, factor: float) -> torch
     fast = (every - factor) / (every - 1)  # (every - 1) fast blocks and one slow one average to 1
     weights = torch.where(slow, torch.tensor(factor), torch.tensor(fast))
     return weights / weights.mean()  # exactly 1 on average, also when n_items is not a whole number of groups
+
+
+def uneven_reads_line(weights: torch.Tensor, every: int, read_ms: float) -> str:
+    """``uneven_weights`` in words, as multiples of the mean read, with the mean worked from the two printed
+    multiples, so that a reader's (slow + 7 x fast) / 8 comes out as printed: "uneven reads: 1 batch in 8 takes
+    4.00x the mean read, the others 0.57x: (4.00 + 7 x 0.57) / 8 = 1.00x, so a batch still reads 48 ms on
+    average, as above (L unchanged)". Not the ms of each: those, rounded, work out to another mean (194 and 28
+    ms give 48.75, t35_0506 #3). Where the printed multiples miss 1.00x, the rounding is named. ``read_ms``:
+    the mean read in ms as printed above. Lesson 05."""
+    slow, fast = (half_up(w, 2) for w in (weights.max().item(), weights.min().item()))
+    mean = half_up((slow + (every - 1) * fast) / every, 2)
+    # the multiples are rounded to 2 decimals; the weights themselves average exactly 1 (``uneven_weights``)
+    rounding = "" if f"{mean:.2f}" == "1.00" else " as printed (exactly 1x before rounding)"
+    return (f"uneven reads: 1 batch in {every} takes {slow:.2f}x the mean read, the others {fast:.2f}x: "
+            f"({slow:.2f} + {every - 1} x {fast:.2f}) / {every} = {mean:.2f}x{rounding}, so a batch still reads "
+            f"{read_ms:.0f} ms on average, as above (L unchanged)")
 
 
 def burn_cpu(seconds: float) -> None:

@@ -16,7 +16,7 @@ from matplotlib.transforms import ScaledTranslation
 
 from utils import machine, plots
 from utils.bench import synchronize
-from utils.claims import signed_percent, as_printed, half_up, percent, sig_decimals
+from utils.claims import Claim, signed_percent, as_printed, half_up, percent, sig_decimals
 from utils.launch import launch, process_group
 
 MS_DIGITS = 2  # decimals of the ms the table prints a time with: algbw is worked from that printed time
@@ -254,6 +254,24 @@ def _rate_range(row: dict) -> str:
     return f"{_repeat_gbs(row, row['high']):.2f}-{_repeat_gbs(row, row['low']):.2f} GB/s"
 
 
+def rough_rate(row: dict) -> str:
+    """A clause after a size's busbw where its median is rough (``is_rough``): " (rough: its repeats ran
+    0.50-1.55 GB/s)", the rates of its slowest and fastest repeats as printed; empty where its repeats agree."""
+    return f" (rough: its repeats ran {_rate_range(row)})" if is_rough(row) else ""
+
+
+def rough_peak_claim(claim: str, row: dict, line: float, kind: str, digits: int) -> Claim | None:
+    """The claims row of a peak busbw (``row``) set beside the link's ``line`` (bytes/s; ``kind``: "reference"
+    or "bound", printed to ``digits`` decimals of GB/s) where the peak's median is rough: "~1.18 GB/s" with its
+    repeats' range, and no share of the line scored, the rule lesson 04 reads a rough figure by (t35_0304 #4).
+    None where the median is not rough: the caller scores the share (``against_reference``, ``against_bound``)."""
+    if not is_rough(row):
+        return None
+    return Claim(claim, f"~{printed_gbs(row['busbw']):.2f} GB/s{rough_rate(row)}",
+                 f"{kind} {as_printed(line, digits, 1e9):.{digits}f} GB/s",
+                 f"the peak's median is rough: no share of the {kind} scored")
+
+
 def rate_drops(rows: list[dict]) -> list[str]:
     """Where busbw, as printed, falls from one size to the next before the curve's highest point, a fall
     ``trend`` does not read (it reads from the highest size on, or the best earlier size where the largest
@@ -421,7 +439,7 @@ def isolated_ms(row: dict) -> float:
 
 
 def times_text(ratio: float) -> str:
-    """A ratio worked from printed figures, to one decimal, as section 7 prints it: rounded half up as a
+    """A ratio worked from printed figures, to one decimal, as section 6 prints it: rounded half up as a
     reader rounds (2.34 / 1.04 = 2.25 -> "2.3x"; ``:.1f`` rounds half to even and prints 2.2x)."""
     return f"{half_up(ratio, 1):.1f}x"
 
@@ -430,7 +448,7 @@ def with_article(figure: str) -> str:
     """``figure`` (a number as printed, with its unit: "84 ms") after "a" or "an", as it is read aloud: "an"
     before a number said with a vowel first, eight (8, 84, 8.5, 800) or eleven and eighteen (11, 18, and
     11,000 or 18,000, said "eleven thousand"), "a" before any other ("a 76 ms step"). The step time is
-    printed from the run, so the article cannot be written by hand beside it. Lesson 03, section 7."""
+    printed from the run, so the article cannot be written by hand beside it. Lesson 03, section 6."""
     digits = figure.lstrip().split(".")[0].split(" ")[0].replace(",", "")
     eleven = len(digits) % 3 == 2 and digits[:2] in ("11", "18")  # 11, 18, 11 000, 18 000 000 ...
     return f"{'an' if digits.startswith('8') or eleven else 'a'} {figure}"

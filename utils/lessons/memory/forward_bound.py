@@ -87,8 +87,9 @@ def ratio_working(ratio: float, step: float) -> str:
 
 def step_from_ratio(ratio: float, step: float) -> float:
     """The step time (seconds) that a ``ratio`` x the plain ``step`` gives, in ms as printed (0.1 ms, half up):
-    1.18 x 62.2 = 73.4 ms. A step read this way is the rounds' median, as the headline's ratio is, not the
-    fastest run of each (which may come from a round of its own)."""
+    1.18 x 62.2 = 73.4 ms: the step's *paired reading*, its median ratio set on the plain step's fastest run.
+    It is not the step's own rounds' median, nor any round's time: the plain step's fastest run is one round's,
+    so the reading may lie below every round of the step it reads (t35_0506 #1); the page names it so."""
     return claims.half_up(claims.as_printed(ratio, 2) * claims.as_printed(step * 1e3, 1), 1) / 1e3
 
 
@@ -165,7 +166,7 @@ def ratio_meets_forward(ratio: float, step: float, low: float, high: float, nois
 
 
 def medians_against_pairs(full_step: float, sel_step: float, gain: float, noise: float) -> str:
-    """Where the page prints full checkpointing's and selective's steps as medians (``step_from_ratio``,
+    """Where the page prints full checkpointing's and selective's paired readings (``step_from_ratio``,
     seconds as printed) and, a paragraph away, the two read pair by pair (``gain``: full's step / selective's,
     ± ``noise``, as printed): a sentence where the two point opposite ways, since medians of different pairs
     need not agree; "" where they point the same way or either is flat (t29_0506 #2)."""
@@ -176,8 +177,8 @@ def medians_against_pairs(full_step: float, sel_step: float, gain: float, noise:
         return ""
     # judged on the printed digits (0.94 lies 0.06 from 1x, not 0.0600000001 as floats hold it)
     both_within = all(claims.half_up(abs(r - 1), 2) <= noise for r in (medians, gain))
-    return (f"Full's median / selective's, {full_ms:.1f} / {sel_ms:.1f} = {medians:.2f}x, points the other way "
-            f"from the rounds paired directly (full's step / selective's: {gain:.2f}x ± {noise:.2f}): medians of "
-            f"different pairs need not agree; "
+    return (f"Full's paired reading / selective's, {full_ms:.1f} / {sel_ms:.1f} = {medians:.2f}x, points the "
+            f"other way from the rounds paired directly (full's step / selective's: {gain:.2f}x ± {noise:.2f}): "
+            f"medians of different pairs need not agree; "
             + ("both lie within that ± of 1x, so neither step is shown the faster." if both_within else
                "the paired rounds, the figure the verdict reads, are the one to go by."))

@@ -213,7 +213,8 @@ def median_rule(rounds: dict[str, list[float]], name: str, reference: str, what:
     slow, fast = (claims.as_printed(min(rounds[k]) * 1e3, 1) for k in (name, reference))
     return (f"{what} is the rounds' median, as the prediction reads it: "
             + _median_working(rounds, name, reference, floor)
-            + outlying_clause(list(enumerate(each, 1)), median, spread)
+            # no clause here names the rounds across 1x: the outlying clause names them itself (t35_0506 #2)
+            + outlying_clause(list(enumerate(each, 1)), median, spread, across_named=False)
             + f". The fastest of each, {slow:.1f} / {fast:.1f} = {claims.half_up(slow / fast, 2):.2f}x, {fastest}, "
               f"is not the prediction's figure (the two may come from different rounds)")
 

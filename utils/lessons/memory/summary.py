@@ -103,7 +103,7 @@ def step_parts(what: str, plain: dict, variant: dict, predicted: dict, tolerance
     if not beyond:
         return out + (f": each part within {tolerance * 1e3:.1f} ms of its prediction ({noise}), so "
                       + ("the parts cannot say where the step's time differs from the prediction." if step_off else
-                         "the parts agree with the prediction, as the whole step does."))
+                         "the parts agree with the prediction, as the whole step's fastest run does."))
     # neither candidate below is timed in this run: each is named as a hypothesis
     fewer = (" (a hypothesis, not timed apart here: it runs the plain forward's operations but saves fewer "
              "activations for the backward, and saving them takes time the prediction left out)"
@@ -189,13 +189,16 @@ def prediction_miss(measured: float, predicted: float, plain: float, tolerance: 
     return f"{said}: {'above' if miss > 0 else 'below'} it by more than {ms} ({noise}); {where}"
 
 
-def median_elsewhere(fastest: float, median: float, predicted, tolerance: float) -> str:
+def median_elsewhere(fastest: float, median: float, predicted, tolerance: float, working: str = "") -> str:
     """Selective's step is judged against its prediction on the prediction's own basis, the fastest run of
-    each (``prediction_miss(fastest, ...)``), as its parts are; its median (``step_from_ratio``) is said beside
-    it only where it falls on the other side of the rule (within against beyond, or above against below), so
-    the two bases never point opposite ways unsaid (t31_0506 #1): "its median, 76.0 ms, lies +2.6 ms from the
-    high end, beyond that noise: the excess is in selective's slower rounds, not in a part". "" where both
-    read the same. All in ms as printed, by ``_within_ms``. Lesson 06."""
+    each (``prediction_miss(fastest, ...)``), as its parts are; its paired reading (``step_from_ratio``: the
+    headline's median ratio x the plain step's fastest run, not its rounds' median) is said beside it only
+    where it falls on the other side of the rule (within against beyond, or above against below), so the two
+    bases never point opposite ways unsaid (t31_0506 #1). Where the reading lies beyond the noise, the two
+    bases disagree and neither is taken: the reading is a ratio set on one round's plain step, so it says
+    nothing about which of selective's rounds were fast or slow (t35_0506 #1). ``working``: how the reading was
+    found, "1.19 x 64.3", printed before its ms. "" where both read the same. All in ms as printed, by
+    ``_within_ms``. Lesson 06."""
     def side(measured: float) -> int:
         off = _off(_printed_ms(measured) * 1e-3, predicted)
         return 0 if _within_ms(off, tolerance) else (1 if off > 0 else -1)
@@ -204,13 +207,14 @@ def median_elsewhere(fastest: float, median: float, predicted, tolerance: float)
         return ""
     off = _off(_printed_ms(median) * 1e-3, predicted)
     end = "" if _ends(predicted)[0] == _ends(predicted)[1] else f" from its {'low' if off < 0 else 'high'} end"
-    said = f"its median, {_printed_ms(median):.1f} ms, lies {off * 1e3:+.1f} ms{end}"
+    shown = f"{working} = {_printed_ms(median):.1f} ms" if working else f"{_printed_ms(median):.1f} ms"
+    said = f"its paired reading ({shown}) lies {off * 1e3:+.1f} ms{end}"
     if median_side == 0:
         return (f"{said}, within that noise: only its fastest run lies {'above' if fast_side > 0 else 'below'} "
                 "it, one round's figure")
-    where = "slower" if median_side > 0 else "faster"
-    return (f"{said}, {'above' if median_side > 0 else 'below'} it beyond that noise: the difference is in "
-            f"selective's {where} rounds, not in a part")
+    return (f"{said}, {'above' if median_side > 0 else 'below'} it beyond that noise: the two bases disagree "
+            "(the fastest runs may come from different rounds), so this run does not say whether selective "
+            "met its prediction")
 
 
 def share_verdict(share: float, n: int) -> str:

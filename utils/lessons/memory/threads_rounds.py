@@ -101,34 +101,40 @@ def outlying_rounds(numbered: list[tuple[int, float]], median: float, spread: fl
 
 
 def outlying_clause(numbered: list[tuple[int, float]], median: float, spread: float, bound: float | None = None,
-                    baseline: float = 1.0, margin: float = MARGIN) -> str:
+                    baseline: float = 1.0, margin: float = MARGIN, across_named: bool = True) -> str:
     """``outlying_rounds`` in words, to follow a verdict, the ``margin`` said: "; round 3's 1.50x lies more
     than 0.02 beyond the ± (1.15 ± 0.20: 0.95-1.35x): an outlying moment of this run"; from 4 rounds on, the
     middle half too and how many of the rounds: "; round 4's 0.75x lies more than 0.02 outside both the
     rounds' middle half (0.90-0.93x) and the ± (0.93 ± 0.02: 0.91-0.95x): 1 of 5 rounds, an outlying moment of
     this run". They pass no mark, so they change no verdict: the machine's load moves single rounds. The count
-    is of every round that far outside both bands: a round across the baseline named before it
-    (``rounds_across``) that lies that far outside them too is counted and pointed to ("2 of 7 rounds, with
-    round 2's named above"), so that the count never reads fewer rounds than a reader finds. "" where no
-    round lies that far out."""
+    is of every round that far outside both bands: a round across the baseline (``rounds_across``) that lies
+    that far outside them too is counted. ``across_named``: whether the verdict before this clause already
+    named those rounds (``across_verdict`` does); then they are pointed to ("2 of 7 rounds, with round 2's
+    named above"); where nothing named them (``report.median_rule``), they are named here with the others, so
+    that no reader looks for a naming that is not on the page (t35_0506 #2). "" where no round lies that far
+    out."""
     out = outlying_rounds(numbered, median, spread, bound, baseline, margin)
-    if not out:
-        return ""
     across = rounds_across(numbered, median, spread, baseline)
     median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
+    low, high = claims.half_up(median - spread, 2), claims.half_up(median + spread, 2)
+    middle = middle_half([r for _, r in numbered])
+    if middle:   # the band a typical round fills: the ± and the middle half together
+        low, high = min(low, middle[0]), max(high, middle[1])
+    also = [(k, r) for k, r in across   # across the baseline, as far outside both bands too
+            if claims.round_above(r, low - margin, below=True) or claims.round_above(r, high + margin)]
+    if not across_named:   # named here, in round order, with the others
+        out, also = sorted(out + also), []
+    if not out:
+        return ""
     low, high = claims.half_up(median - spread, 2), claims.half_up(median + spread, 2)
     names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in out)
     one = len(out) == 1
     band = f"the ± ({median:.2f} ± {spread:.2f}: {low:.2f}-{high:.2f}x)"
     by = f"more than {margin:.2f} " if margin > 0 else ""   # how far out a named round lies, said
-    middle = middle_half([r for _, r in numbered])
     where, count, tail = f"{by}beyond {band}", "", ""
     if middle:
         span = f"{middle[0]:.2f}x" if middle[0] == middle[1] else f"{middle[0]:.2f}-{middle[1]:.2f}x"
         where = f"{by}outside both the rounds' middle half ({span}) and {band}"
-        also = [(k, r) for k, r in across   # named above, as far outside both bands too
-                if claims.round_above(r, min(low, middle[0]) - margin, below=True)
-                or claims.round_above(r, max(high, middle[1]) + margin)]
         count = f"{len(out)} of {len(numbered)} rounds, " if not also else ""
         if also:   # the count after the moments, every round that far outside both bands in it
             above = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in also)

@@ -70,8 +70,9 @@ def plot_schedule(spans, title: str | None = None, simulated: bool | None = None
         for text, busy in zip(sorted(labels, key=lambda t: t.get_position()[1]), row.busy):
             # from the two whole ms the table prints: the reader's own division
             text.set_text(f"busy {min(printed_ratio(busy, row.seconds, 0, 1e-3), 1.0):.0%}")
-        # the bars are one round's step, not the median step the table prints: say which, and how long it took
-        drawn = drawn_round(row.speedups, _extent_ms(spans))
+        # the bars are one round's step, which need not be the median step the table prints: say which, how
+        # long it took, and whether that is the table's median step as printed
+        drawn = drawn_round(row.speedups, _extent_ms(spans), row.seconds * 1e3)
         ax.set_xlabel(ax.get_xlabel() + f"; bars: {drawn};\nbusy: the table's, median of {len(row.speedups)} rounds")
     elif rounds:  # the busy labels are the drawn bars' own: say which round they are
         ax.set_xlabel(ax.get_xlabel() + "; bars and busy: " + drawn_round(rounds))
@@ -85,17 +86,22 @@ def plot_schedule(spans, title: str | None = None, simulated: bool | None = None
     return fig
 
 
-def drawn_round(rounds, step_ms: float | None = None) -> str:
+def drawn_round(rounds, step_ms: float | None = None, median_ms: float | None = None) -> str:
     """Which round a chart of ``PipelineRun.spans`` draws: with every round's speedup, the round of the median
-    speedup by number ("round 4 of 5, the median speedup's (0.997x), not the median step"): its step need not
-    be the median step a table prints beside it. ``step_ms``: the drawn bars' length, said beside it ("…
-    (1.88x), 470 ms, not the median step"), so that bars longer or shorter than the table's step are
-    explained. With a count alone, "the median round of 5"."""
+    speedup by number ("round 4 of 5, the median speedup's (0.997x)"), whose step need not be the median step
+    a table prints. ``step_ms``: the drawn bars' length, said beside it; with ``median_ms`` (the table's median
+    step), the two compared as printed (whole ms): "…, 470 ms, not the median step (432 ms)" or "…, 319 ms,
+    as long as the median step". Without it, "which need not be the median step". With a count alone, "the
+    median round of 5"."""
     if isinstance(rounds, int):
         return f"the median round of {rounds}"
     i = median_round(rounds)
-    ms = f", {step_ms:.0f} ms" if step_ms is not None else ""
-    return f"round {i + 1} of {len(rounds)}, the median speedup's ({round_text(rounds[i])}x){ms}, not the median step"
+    said = f"round {i + 1} of {len(rounds)}, the median speedup's ({round_text(rounds[i])}x)"
+    if step_ms is None or median_ms is None:  # nothing printed to compare: say only what may differ
+        return said + (f", {step_ms:.0f} ms" if step_ms is not None else "") + ", which need not be the median step"
+    if f"{step_ms:.0f}" == f"{median_ms:.0f}":  # as printed: a reader sees the same ms in the table
+        return said + f", {step_ms:.0f} ms, as long as the median step"
+    return said + f", {step_ms:.0f} ms, not the median step ({median_ms:.0f} ms)"
 
 
 def _extent_ms(spans) -> float:

@@ -72,9 +72,9 @@ def loss_operands(r: Row) -> tuple[str, str, str]:
 
 
 def step_share(r: Row, alpha: float, beta: float) -> float:
-    """The messages' estimated time over the measured step, from the two as printed (link time to 0.1 ms, the
-    step to whole ms): 7.7 ms of a 432 ms step reads 1.8%, the reader's own division."""
-    return as_printed(link_time(r, alpha, beta), 1, 1e-3) / (as_printed(r.seconds, 0, 1e-3) or 1.0)
+    """The messages' estimated time over the measured step, from the two as printed (link time to 0.1 ms, the step
+    to whole ms), rounded half up to 0.1 of a percent as a reader rounds: 7.7 / 432 reads 1.8%; 3.8 / 304 = 1.25% reads 1.3%."""
+    return half_up(as_printed(link_time(r, alpha, beta), 1, 1e-3) / (as_printed(r.seconds, 0, 1e-3) or 1.0), 3)
 
 
 def largest_share(rows: list[Row], alpha: float, beta: float) -> tuple[Row, str]:
@@ -157,7 +157,7 @@ def link_share(r: Row, alpha: float, beta: float, price: float = 1.0) -> float:
 def at_price(share: float, price: float, digits: int = 3) -> float:
     """A share of a step printed to ``digits`` decimals (3: "4.0%") at ``price`` times the fit's price (printed
     to ``PRICE_DIGITS``), worked from the two as printed: 4.2% at 0.94x reads 3.9%, the reader's own product."""
-    return half_up(as_printed(share, digits) * as_printed(price, PRICE_DIGITS), digits)
+    return half_up(half_up(share, digits) * as_printed(price, PRICE_DIGITS), digits)
 
 
 # a price (times the fit's) to two decimals wherever a share is read again at it: to 0.1, a probe at 0.938x
@@ -171,7 +171,7 @@ def planning_verdict(share: float, probe_ratio: float, ceiling: float | None = N
     section 5's price and at the price section 8 leaves standing: the probe's (``probe_ratio`` times section 5's),
     or, where the placements refute it, the most a message cost there (``ceiling``, ``placement.price_ceiling``).
     Each share as printed, the second worked from the two printed figures (2.1% x 3.9 = 8.2%)."""
-    if as_printed(share, 3) >= PLANNING_SHARE:
+    if half_up(share, 3) >= PLANNING_SHARE:
         return "above the planning figure: the link takes a share worth planning for"
     if ceiling is None:  # the probe's price holds in this launch
         price, where = probe_ratio, "at the probe's"

@@ -220,10 +220,17 @@ class LineCheck:
 
     def _lone_said(self) -> str:
         """The verdict's few words on the lone size: ", an outlier among its neighbours" or not, or its place."""
-        lone = self._lone()
-        if lone is None:
+        if self._lone() is None:
             return ", the end of the sizes"
-        return ", an outlier among its neighbours" if abs(lone[4]) > EDGE * 100 else ", on its neighbours' line"
+        return ", an outlier among its neighbours" if self.outlier else ", on its neighbours' line"
+
+    @property
+    def outlier(self) -> int | None:
+        """The size the verdict calls "an outlier among its neighbours" (one size alone past the edge, missing the
+        straight line through its two neighbours by more than ``EDGE``), else None. Lesson 01 sets such a size
+        apart when it compares two runs, as this verdict sets it apart from the line (reader t35_0001 #1)."""
+        lone = self._lone() if self.grade == "one size" else None
+        return self.beyond[0][0] if lone is not None and abs(lone[4]) > EDGE * 100 else None
 
     def lone_size_sentence(self) -> str:
         """Where one size alone misses past the edge: its time set against the straight line through its two
@@ -432,11 +439,13 @@ def _no_slow_sentence(sizes, seconds) -> str:
         return (" No message took longer than a larger one: time does not fall as the size grows, as "
                 "t = alpha + n/beta has it.")
     n, t, m, u, longer = max(falls, key=lambda f: f[4])
-    many = f"{len(falls)} messages" if len(falls) > 1 else "1 message"
-    most = "the most" if len(falls) > 1 else "it"
-    return (f" {many} took a little longer than a larger one ({most}: {_size(n)} at {t:,.1f} µs against "
-            f"{u:,.1f} µs at {_size(m)}, {longer:+.1%}), within the {EDGE:.0%} one noisy median may miss by: "
-            "beyond that noise, no time falls as the size grows, as t = alpha + n/beta has it.")
+    # plain words for the one case (t35_0001 other: "1 message ... (it: ..." read awkwardly)
+    said = (f" One message, {_size(n)} ({t:,.1f} µs), took a little longer than {_size(m)} ({u:,.1f} µs), "
+            f"{longer:+.1%}" if len(falls) == 1 else
+            f" {len(falls)} messages took a little longer than a larger one (the most, {_size(n)}: {t:,.1f} µs "
+            f"against {u:,.1f} µs at {_size(m)}, {longer:+.1%})")
+    return (said + f", within the {EDGE:.0%} one noisy median may miss by: beyond that noise, no time falls as "
+            "the size grows, as t = alpha + n/beta has it.")
 
 
 def message_times_sentence(this_run, kept=None) -> str:

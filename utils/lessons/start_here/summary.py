@@ -347,6 +347,20 @@ def stream_sentence(stream_bytes: int, caches: dict[str, int]) -> str:
             f"{last} for DRAM's own rate.")
 
 
+def _near_copy_said(passed, read: float) -> str:
+    """Where no copy out of DRAM passed the read beyond noise: the fastest one (cold) with its figures, so that
+    "no faster than that read" can be redone (t35_0001 other: the words alone could not be parsed); with no
+    copy above the read at all, that."""
+    near = max(passed, key=lambda p: p.cold_rate, default=None)
+    if near is None:
+        return "No copy of this run out of DRAM moved its bytes faster than that read"
+    copy = 2 * claims.as_printed(near.cold_rate, 2, 1e9)  # its 2n, from its cold GB/s as printed
+    above = claims.half_up(copy / read - 1, 2)
+    side = f"{claims.percent(above)} above" if above > 0 else f"{claims.percent(-above)} below"
+    return (f"This run's fastest copy out of DRAM, {size_label(near.size)} cold, moved its 2n at {copy:.2f} GB/s, "
+            f"{side} the read's {read:.2f} GB/s: within the {NOISE:.0%} one median may miss by")
+
+
 def stream_against_dram(stream, points, read_bytes: int | None, caches: dict[str, int], passed=()) -> str:
     """The profile's STREAM figure (a ``machine.Ceiling``) beside this run's DRAM read (twice the DRAM copies'
     reference), and, where this run's own copy out of DRAM passed that read beyond noise (``passed``: the
@@ -376,8 +390,7 @@ def stream_against_dram(stream, points, read_bytes: int | None, caches: dict[str
               "a busier moment than the profile's rounds (timed at different moments; then it may be DRAM's): "
               "this run does not tell which.")
     if faster is None:  # no copy passed the read beyond noise: the read is the fastest DRAM figure here
-        return (head + "This run's own copy out of DRAM moved its bytes no faster than that read, beyond one "
-                "noisy median's miss, so " + either.format(what="read"))
+        return head + _near_copy_said(passed, read) + ", so " + either.format(what="read")
     cold = claims.as_printed(faster.cold_rate, 2, 1e9)
     copy = claims.half_up(2 * cold, 1)  # its 2n, from the cold GB/s as printed
     past = f"{claims.percent(faster.cold_shown)} of half that read"

@@ -158,6 +158,12 @@ def tokens_per_s(row: dict, method: str, new_tokens: int) -> float:
     return row["batch"] / (max(step_ms(row, method, new_tokens), 0.01) * 1e-3)   # 0.00 ms counts as 0.01
 
 
+def tokens_text(row: dict, method: str, new_tokens: int) -> str:
+    """``tokens_per_s`` as the tables print it, a whole number rounded half up as a reader rounds (4 / 12.80
+    ms = 312.5 -> "313"; Python's format rounds an exact half to even, "312", t35_0708 #2)."""
+    return f"{claims.half_up(tokens_per_s(row, method, new_tokens), 0):,.0f}"
+
+
 def printed_noise(x: float, spread: float) -> float:
     """The ± of a speed-up: the speed-up as printed (2 decimals) times the rounds' spread as printed (a whole
     per cent), rounded half up (``claims.half_up``), so that 0.17x with a spread of 56% reads ± 0.10, the

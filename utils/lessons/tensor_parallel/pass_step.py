@@ -18,13 +18,15 @@ from utils.lessons.tensor_parallel.cost import half_per_call
 
 def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blocks, row: dict,
                      label: str = "", drawn_compute: float | None = None,
-                     moment: tuple[float, bool] | None = None) -> str:
+                     moment: tuple[float, bool] | None = None, pass_one: float | None = None) -> str:
     """Section 1's timed pass (``pass_x`` ± ``pass_spread``; ``pass_compute``: half one device's fastest pass
     over a rank's 2 x depth all-reduces, ``cost.half_per_call``) beside section 4's MLP step at one width
     (``row``), read as printed: whether the two agree within their noise, and what differs. ``drawn_compute``
     (seconds): a rank's own compute before each all-reduce in section 1's drawn pass, as section 1 printed it
     (ms, 2 decimals), set beside the base where the base is quoted; ``moment``: the machine's load while it
-    was drawn (``drawn_moment``), so a busier moment is named beside it (``drawn_beside``)."""
+    was drawn (``drawn_moment``), so a busier moment is named beside it (``drawn_beside``); ``pass_one``
+    (seconds): the one-device pass ``pass_compute`` was worked from (printed to 0.1 ms), so the base's sum is
+    written out for both sections (t35_0708 other #4)."""
     step_x, step_spread = row["speedup"], row["spread"]
     step_compute = half_per_call(row["one"], 2, 2)   # the same base: half the step over f's and g's
     out = (f"Section 1 timed other work: a forward pass of {blocks.depth} whole blocks of width {blocks.width} "
@@ -36,10 +38,13 @@ def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blo
     lower = "section 1's pass" if pass_x < step_x else "this section's step"
     lower_compute, higher_compute = ((pass_compute, step_compute) if pass_x < step_x else
                                      (step_compute, pass_compute))
+    calls = f"{2 * blocks.depth} calls"   # section 1's: an all-reduce after attention and after the MLP
+    pass_sum = f"{as_printed(pass_one, 1, 1e-3):.1f} ms / 2 / {calls}" if pass_one else calls
     return (out + f": they differ beyond their noise, {lower} the lower. Each all-reduce followed about "
-            f"{pass_compute * 1e3:.1f} ms of compute in section 1 and about {step_compute * 1e3:.1f} ms here, "
-            f"on one base: half one device's fastest time over a rank's all-reduces ({2 * blocks.depth} and 2), "
-            "not a rank's own compute" + drawn_beside(drawn_compute, pass_compute, moment) + ": " + (
+            f"{pass_compute * 1e3:.1f} ms of compute in section 1 ({pass_sum}) and about "
+            f"{step_compute * 1e3:.1f} ms here ({as_printed(row['one'], 2, 1e-3):.2f} ms / 2 / 2 calls): in "
+            "both, half one device's fastest time over a rank's all-reduces, not a rank's own compute"
+            + drawn_beside(drawn_compute, pass_compute, moment) + ": " + (
                 f"less compute for each all-reduce to pay for in {lower}, a candidate this run does not time "
                 "apart from the other differences (attention, the backward pass, one pass against one step)"
                 if lower_compute < higher_compute else

@@ -249,7 +249,7 @@ def drawn_pass_caption(number: int, recorded: list[float], split_rounds: list[fl
 
 def _relation(x: float, one: float) -> str:
     """A method's tokens a second against one device's, both as printed (whole numbers)."""
-    x, one = claims.as_printed(x, 0), claims.as_printed(one, 0)
+    x, one = claims.half_up(x, 0), claims.half_up(one, 0)   # as ``inference.tokens_text`` prints them
     return "below" if x < one else "level with" if x == one else "above"
 
 
@@ -260,7 +260,8 @@ def inference_plot_caption(got: dict) -> str:
     n, rows = got["new_tokens"], got["rows"]
     first, last = rows[0], rows[-1]
     speed = lambda r, m: inference.tokens_per_s(r, m, n)  # noqa: E731  (the plot's y, as the table prints it)
-    moved = ", ".join(f"{m} from {speed(first, m):,.0f} to {speed(last, m):,.0f}"
+    text = lambda r, m: inference.tokens_text(r, m, n)  # noqa: E731
+    moved = ", ".join(f"{m} from {text(first, m)} to {text(last, m)}"
                       for m in ("one device", "tensor parallel", "pipeline"))
     placed = []
     for m in ("tensor parallel", "pipeline"):
@@ -536,10 +537,11 @@ def core_loss(slow: dict, miss: float, late: float = 0.0) -> tuple[str, str]:
 
 def core_losses(slow: dict, miss: float, late: float = 0.0) -> tuple[str, list[str]]:
     """The step's thread losing its core, set against the compute's miss part (``miss``: seconds beyond t1/2
-    and its 5 %), both as printed: (words for 'ruled out', []) only where the most time off its core is
-    smaller than that part, so it cannot be the whole of it (or no part is left); else ('', the candidates
-    'not ruled out', one string each, so a caller can count them). Both empty where the least time off its
-    core already passes 5 % of the compute: a measured candidate, said with the cores' sharing instead. ``late``: seconds the rank stayed inside the all-reduces
+    and its 5 %), both as printed: words for 'ruled out' where the most time off its core is smaller than that
+    part, so it cannot be the whole of it (or no part is left), with 'part of it' still open where that most
+    is above 0 (t35_0708 #1); else ('', the candidates 'not ruled out', one string each, so a caller can
+    count them). Both empty where the least time off its core already passes 5 % of the compute: a measured
+    candidate, said with the cores' sharing instead. ``late``: seconds the rank stayed inside the all-reduces
     after the other had returned, given where the all-reduces' part of the miss is above 0: ruling the core
     out for the compute says nothing of that late return, which the time off its core may hold."""
     low_ms, high_ms, tol_ms = off_core_printed(slow)
@@ -553,9 +555,11 @@ def core_losses(slow: dict, miss: float, late: float = 0.0) -> tuple[str, list[s
     if miss_ms <= 0:
         return ("the step's thread losing its core as the cause of the compute's part of the miss (none "
                 "beyond t1/2 and its 5 %)"), inside
-    if high_ms < miss_ms:
+    if high_ms < miss_ms:   # not the whole; any time off its core may still be a part of it
+        part = [f"the step's thread losing its core for part of the compute's miss (off it {low_ms:.2f} to "
+                f"{high_ms:.2f} ms of the {miss_ms:.2f} ms beyond t1/2 and its 5 %)"] if high_ms > 0 else []
         return (f"the step's thread losing its core as the whole of the compute's miss (off it at most "
-                f"{high_ms:.2f} ms, less than the {miss_ms:.2f} ms beyond t1/2 and its 5 %, below)"), inside
+                f"{high_ms:.2f} ms, less than the {miss_ms:.2f} ms beyond t1/2 and its 5 %, below)"), part + inside
     return "", [f"the step's thread losing its core during the compute (off it {low_ms:.2f} to {high_ms:.2f} "
                 f"ms, below, which can cover the {miss_ms:.2f} ms beyond t1/2 and its 5 %)"] + inside
 

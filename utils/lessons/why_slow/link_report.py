@@ -440,7 +440,8 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
     while one size took 1.88x as long in one as in the other; a line's ± is one run's, and how far the link
     itself moves between runs is this. Within ``EDGE`` (one noisy median's miss) at every size: it held still.
     Past it, the move is set beside the profile's line (``_against_line``; ``kept``: the profile's link, or
-    None), the one line both lessons test their run against."""
+    None), the one line both lessons test their run against. A size the line check calls an outlier among its
+    neighbours, in either run (``_outliers``), is set apart from the range, named with its ratio."""
     if record is None:
         return ("Lesson 00's run of the link (its section 3, kept in the ledger): none recorded (run lesson 00 "
                 "first), so this run has no second run to be set beside.")
@@ -451,22 +452,69 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
     shared = sorted(set(theirs) & set(mine))
     if not shared:
         return head + "no size in common with this section's, so the two runs cannot be set side by side."
-    ratio = {n: claims.half_up(mine[n] / theirs[n], 2) for n in shared}
-    pairs = "; ".join(f"{_size(n)} {theirs[n]:,.1f} and {mine[n]:,.1f} ({ratio[n]:.2f}x)" for n in shared)
+    every = {n: claims.half_up(mine[n] / theirs[n], 2) for n in shared}
+    pairs = "; ".join(f"{_size(n)} {theirs[n]:,.1f} and {mine[n]:,.1f} ({every[n]:.2f}x)" for n in shared)
     said = (head + f"at the sizes both timed, one way, lesson 00's µs and this section's (this over lesson "
             f"00's): {pairs}. ")
-    low, high = min(ratio.values()), max(ratio.values())
+    # a size the line check calls an outlier among its neighbours is set apart, as that check sets it apart from
+    # the line: one median a one-off busy moment can make is no measure of the link's move (t35_0001 #1)
+    odd = _outliers(link, record, kept)
+    apart = "; ".join(f"{_size(n)} set apart, {every[n]:.2f}x: an outlier among {odd[n]} neighbours"
+                      for n in shared if n in odd)
+    ratio = {n: r for n, r in every.items() if n not in odd}
+    if not ratio:
+        return said + f"Every size both timed is set apart ({apart}), so the two runs cannot be compared here."
+    aside = f" ({apart})" if apart else ""
     if all(claims.half_up(abs(r - 1), 2) <= EDGE for r in ratio.values()):  # 1.10x: within ±10%
-        return said + (f"Every pair agrees within the ±{EDGE:.0%} one noisy median may miss by: the link held "
-                       "still between the two lessons' runs.")
+        return said + (f"Every pair{' but the one set apart' * bool(apart)} agrees within the ±{EDGE:.0%} one "
+                       f"noisy median may miss by: the link held still between the two lessons' runs{aside}.")
+    low, high = min(ratio.values()), max(ratio.values())
     span = f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
     # the range named again at the end (t28_0001: "only to about that factor" named no figure). Two runs show
     # how far these two differed, and bound no third run either way (t29_0001: "holds to within that range" read
     # as a ceiling; t30_0001 #2: "at least as much" as a floor): it says what a time from one run is worth
-    return said + (f"The same size took {span} lesson 00's time, past the ±{EDGE:.0%} one noisy median may "
-                   f"miss by: {_against_line(low, high, link, record, kept)}. These two runs differed by {span} "
+    return said + (f"The same size took {span} lesson 00's time{aside}, past the ±{EDGE:.0%} one noisy median "
+                   f"may miss by: {_against_line(ratio, link, record, kept)}. These two runs differed by {span} "
                    "at the same size: a time measured or fitted in one run is no better a guide to another "
                    "than that.")
+
+
+def _usable(link, kept) -> bool:
+    """Whether the profile keeps a line of this path that its own verdict accepted: both runs are tested on it."""
+    return kept is not None and kept.name == link.name and kept.accuracy <= PREDICTS
+
+
+def _checks(link, record: dict, kept) -> dict:
+    """Lesson 00's test (``check_line``) of each run against the profile's line, by the run's name."""
+    theirs = NS(fit=NS(sizes=record["sizes"]), seconds=record["seconds"])
+    return {"lesson 00's run": check_line(kept, theirs), "this run": check_line(kept, link)}
+
+
+def _outliers(link, record: dict, kept) -> dict[int, str]:
+    """The sizes the line check calls an outlier among its neighbours in either run (``LineCheck.outlier``),
+    each with whose neighbours ("this run's", "lesson 00's", "both runs'"); none without a usable line."""
+    if not _usable(link, kept):
+        return {}
+    whose = {"lesson 00's run": "lesson 00's", "this run": "this run's"}
+    found: dict[int, str] = {}
+    for name, check in _checks(link, record, kept).items():
+        if check.outlier is not None:
+            found[check.outlier] = "both runs'" if check.outlier in found else whose[name]
+    return found
+
+
+def _moved_said(ratio: dict[int, float]) -> str:
+    """What the ratios past ``EDGE`` say of the link between the two runs: two sizes or more past it, that it
+    moved; one alone is one median, which a one-off busy moment can make (lesson 00's rule for a line), so not
+    shown. The move is read from the two runs' own ratios, not from either run's grade against the profile's
+    line: a run off that line moved since the profile, not since the other run (t35_0001 #1)."""
+    past = [n for n, r in ratio.items() if claims.half_up(abs(r - 1), 2) > EDGE]
+    named = [f"{_size(n)} ({ratio[n]:.2f}x)" for n in past]
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    if len(past) == 1:
+        return (f"only {listed} lies past it, one size's median alone, which a one-off busy moment can make, so "
+                "whether the link itself moved between the two runs is not shown")
+    return f"{listed} lie past it, so the link itself moved between the two runs"
 
 
 def runs_apart(a: float) -> float:
@@ -477,28 +525,28 @@ def runs_apart(a: float) -> float:
     return claims.half_up((1 + a) / (1 - a), 2) if a < 1 else None
 
 
-def _against_line(low: float, high: float, link, record: dict, kept) -> str:
-    """The runs' ratios (``low`` to ``high``, as printed) beside the profile's line (``kept``), the one line
-    both lessons test their run against (``check_line``): where both runs lie on it (within its ±, or at the
-    edge: then its ± plus ``EDGE``), how far apart that line lets two runs be (``runs_apart``), every branch.
-    A fit of one run (this section's) says nothing of another run's times, so it is not a yardstick here."""
-    if kept is None or kept.name != link.name or kept.accuracy > PREDICTS:
-        return ("the link itself moved between the two runs (the profile keeps no line of this path that both "
-                "runs were tested against, to set the move beside)")
-    fit = NS(sizes=record["sizes"])
-    checks = {"lesson 00's run": check_line(kept, NS(fit=fit, seconds=record["seconds"])),
-              "this run": check_line(kept, link)}
+def _against_line(ratio: dict[int, float], link, record: dict, kept) -> str:
+    """The runs' ratios (``ratio``: by size, as printed, outliers set apart) beside the profile's line
+    (``kept``), the one line both lessons test their run against (``check_line``): where both runs lie on it
+    (within its ±, or at the edge: then its ± plus ``EDGE``), how far apart that line lets two runs be
+    (``runs_apart``), every branch. A fit of one run (this section's) says nothing of another run's times, so it
+    is not a yardstick here; where a run is off the line, the move is read from the ratios (``_moved_said``)."""
+    low, high = min(ratio.values()), max(ratio.values())
+    if not _usable(link, kept):
+        return (f"{_moved_said(ratio)} (the profile keeps no line of this path that both runs were tested "
+                "against, to set the move beside)")
+    checks = _checks(link, record, kept)
     off = [name for name, c in checks.items() if c.grade in ("one side", "beyond")]
     if off:
-        return (f"{' and '.join(off)} {'do' if len(off) > 1 else 'does'} not lie on the profile's line (lesson "
-                "00's test), so the link itself moved between the two runs")
+        return (f"{_moved_said(ratio)}; {' and '.join(off)} {'do' if len(off) > 1 else 'does'} not lie on the "
+                "profile's line (lesson 00's test), so that line sets no bound on how far apart the two runs may be")
     # one size alone off the line is lesson 00's "not shown", not "off the line" (reader t31_0001 #3)
     alone = {name: c for name, c in checks.items() if c.grade == "one size"}
     if alone:
         where = " and ".join(f"{name} at {_size(c.worst[0])} ({miss_text(c.worst[3])})" for name, c in alone.items())
-        return (f"{where} misses the profile's line at one size alone, which lesson 00's test leaves not shown "
-                "(one median, which a one-off busy moment can make as well as a changed link), so whether the "
-                "link itself moved between the two runs is not shown")
+        return (f"{_moved_said(ratio)}; {where} misses the profile's line at one size alone, which lesson 00's "
+                "test leaves not shown (one median, which a one-off busy moment can make as well as a changed "
+                "link), so that line sets no bound on how far apart the two runs may be")
     edge = any(c.grade == "edge" for c in checks.values())
     a = claims.half_up(claims.half_up(checks["this run"].error, 2) + (EDGE if edge else 0), 2)
     band = f"±{a:.0%}" + (f" (its ±{a - EDGE:.0%} plus the {EDGE:.0%} edge)" if edge else "")

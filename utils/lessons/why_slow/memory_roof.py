@@ -8,15 +8,17 @@ the closing table's verdict and section 7's sentence say the same thing of one o
 from __future__ import annotations
 
 from utils import claims
+from utils.lessons.why_slow.roofline import intensity_text, retimed_gbs
 from utils.plots import size_label
 
 
 def _retimed_roof_parts(point, roof) -> tuple[float, float, float, float]:
     """(intensity, re-timed GB/s, their product, roof GFLOP/s), as the page prints them: the intensity as the
-    table does (3 significant figures), the bandwidth and the roof to one decimal, as the table prints the
-    profile's roof; the roof is the product or the compute ceiling, whichever is lower."""
-    intensity = claims.as_printed_sig(point.op.intensity, 3)
-    bandwidth = claims.as_printed(roof.retimed[1].best, 1, 1e9)
+    table does (``roofline.intensity_text``, with the figures both roofs need: 0.4998, not 0.5, reader
+    t35_0001 #2), the bandwidth and the roof to one decimal, as the table prints the profile's roof; the roof is
+    the product or the compute ceiling, whichever is lower."""
+    bandwidth = retimed_gbs(roof)
+    intensity = float(intensity_text(point, also=bandwidth))
     product = claims.half_up(intensity * bandwidth, 1)  # a reader rounds 0.5 x 29.7 = 14.85 up, to 14.9
     return intensity, bandwidth, product, min(product, claims.as_printed(roof.ceilings.flops, 1, 1e9))
 
@@ -25,7 +27,7 @@ def retimed_roof_said(point, roof) -> str:
     """The roof ``point`` would have against the probe re-timed beside the ops, worked where a reader sees it:
     "0.0833 × 24.2 GB/s = 2.0 GFLOP/s" (its FLOPs per byte times that bandwidth)."""
     intensity, bandwidth, product, gflops = _retimed_roof_parts(point, roof)
-    worked = f"{intensity:.3g} × {bandwidth:.1f} GB/s"  # the intensity as the table prints it
+    worked = f"{intensity:g} × {bandwidth:.1f} GB/s"  # the intensity as the table prints it
     if gflops < product:
         return f"the compute ceiling, {gflops:.1f} GFLOP/s (lower than {worked} = {product:.1f} GFLOP/s)"
     return f"{worked} = {gflops:.1f} GFLOP/s"

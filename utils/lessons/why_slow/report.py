@@ -419,8 +419,10 @@ def memory_bound_sentence(roof, rows) -> str:
         return "No op of section 2 was memory-bound here, so the table says nothing of bandwidth's share."
     lowest = min(r[5] for r in rows)
     top = max(p.op.intensity for p in memory)
+    # every op at the top as printed, a tie named whole (t35_0001 other: gelu and layer norm both at 1.00)
+    tops = " and ".join(p.op.name for p in memory if f"{p.op.intensity:.2f}" == f"{top:.2f}")
     text = (f"Section 2's {len(memory)} memory-bound ops here have intensities up to {top:.2f} FLOPs per byte "
-            f"({max(memory, key=lambda p: p.op.intensity).op.name})")
+            f"({tops})")
     over = [p.op.name for p in memory if p.op.intensity >= lowest]
     if not over:
         return (text + f", under every GPU's 16-bit ridge (the lowest {lowest:.0f}): each would be limited to at "

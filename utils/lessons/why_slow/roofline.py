@@ -211,21 +211,32 @@ def is_roofs_probe(point, roof) -> bool:
     return is_probe(point, roof.peak) if point.bound == "compute" else is_bandwidth_probe(point, roof.bandwidth)
 
 
-def intensity_text(p: Point, least: int = 3, most: int = 6) -> str:
+def intensity_text(p: Point, least: int = 3, most: int = 6, also: float | None = None) -> str:
     """A point's FLOPs per byte as the table prints it: 3 significant figures (0.0833 x 30.2 GB/s gives the
     printed 2.5; 0.08 would give 2.4), more where a memory-bound ceiling worked from the printed intensity
     and the printed bandwidth would not round to the printed ceiling (reader t33_0001 #4: 0.49976 printed
-    "0.5" gave 0.5 x 18.7 = 9.35, 9.4, beside a printed 9.3; "0.4998" gives 9.3)."""
+    "0.5" gave 0.5 x 18.7 = 9.35, 9.4, beside a printed 9.3; "0.4998" gives 9.3). ``also``: a second
+    bandwidth in GB/s as printed (the probe re-timed beside the ops, ``retimed_gbs``), whose product must
+    round as the exact intensity's does too, so that one printed intensity serves both roofs (reader
+    t35_0001 #2: "0.5 × 14.9 = 7.5" beside a table printing 0.4998, whose product is 7.4)."""
     text = f"{p.op.intensity:.{least}g}"
     if p.bound != "memory" or not p.op.intensity:
         return text
-    shown_ceiling = f"{p.ceiling / 1e9:.1f}"
-    bandwidth = claims.as_printed(p.ceiling / p.op.intensity / 1e9, 1)  # GB/s as the roof's line prints it
+    targets = [] if also is None else [(also, f"{claims.half_up(p.op.intensity * also, 1):.1f}")]
+    if getattr(p, "ceiling", None):  # the profile's roof: the bandwidth as its line prints it, the ceiling shown
+        targets.append((claims.as_printed(p.ceiling / p.op.intensity / 1e9, 1), f"{p.ceiling / 1e9:.1f}"))
     for figures in range(least, most + 1):
         text = f"{p.op.intensity:.{figures}g}"
-        if f"{claims.half_up(float(text) * bandwidth, 1):.1f}" == shown_ceiling:
+        if all(f"{claims.half_up(float(text) * gbs, 1):.1f}" == shown for gbs, shown in targets):
             return text
     return text
+
+
+def retimed_gbs(roof) -> float | None:
+    """The memory probe re-timed beside the ops, in GB/s as printed (one decimal), or None where the roof has
+    none: the second bandwidth a memory-bound op's intensity is worked with (``intensity_text``'s ``also``)."""
+    retimed = getattr(roof, "retimed", ()) if roof is not None else ()
+    return claims.as_printed(retimed[1].best, 1, 1e9) if len(retimed) > 1 else None
 
 
 def points_rows(points: list[Point], roof: Roofline | None = None) -> list[tuple]:
@@ -238,7 +249,7 @@ def points_rows(points: list[Point], roof: Roofline | None = None) -> list[tuple
             return claims.percent(p.fraction)
         return claims.percent(p.fraction) + (" its own probe" if roof and is_roofs_probe(p, roof) else " ⚠ above")
 
-    return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", intensity_text(p), p.bound,
+    return [(p.op.name, f"{p.op.flops:.3g}", f"{p.op.bytes:.3g}", intensity_text(p, also=retimed_gbs(roof)), p.bound,
              f"{p.achieved / 1e9:.1f}", f"{p.ceiling / 1e9:.1f}", share(p), f"{p.spread:.0%}") for p in points]
 
 

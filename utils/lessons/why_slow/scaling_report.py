@@ -320,6 +320,10 @@ def flat_and_fit_sentence(flat: dict[str, float], worst: dict[str, float], negat
     head = f"the flattest axis, {axis} ({spread[axis]}{_tied(axis, spread, flattest)})"
     if axis in negative:
         head += ", whose fit holds only with a negative d"
+    if axis in negative and (axis in best or len(flat) < 2):  # both readings: no fixed cost (t35_0001 other)
+        return (f" Here {axis} is the flattest axis ({spread[axis]}{_tied(axis, spread, flattest)}) and its line "
+                f"misses least ({miss[axis]}{_tied(axis, miss, best)}), but only with a negative d, so neither "
+                "reading gives it a fixed cost.")
     if axis in best or len(flat) < 2:
         return f" Here {head}, is also the best fit ({miss[axis]}{_tied(axis, miss, best)}): the two readings agree."
     against = " and ".join(f"{a}'s" for a in best)
