@@ -338,6 +338,18 @@ def saved_link(device: str = "cpu", path: Path = PROFILE_PATH) -> LinkFit | None
     return _kept_link(_read(path).get(machine_key(device), {}))
 
 
+def saved_ceilings(device: str = "cpu", path: Path = PROFILE_PATH) -> MachineProfile | None:
+    """Every ceiling the machine profile keeps for ``device`` (``stored_profile``: lessons 00, 01 and 04 fill
+    it), as one profile; None where it keeps none. Read only: nothing is measured or written, so a lab can set
+    its own ceilings beside the ones the lessons quoted without moving them (``MachineProfile.find``)."""
+    entry = _read(path).get(machine_key(device), {})
+    if not entry.get("ceilings"):
+        return None
+    ceilings = [Ceiling(**kept) for _, kept in sorted(entry["ceilings"].items())]
+    return MachineProfile(str(device), ceilings, _kept_link(entry),
+                          measured=f"on {entry.get('date', 'an earlier run')} (this machine's stored profile)")
+
+
 def _kept_link(entry: dict) -> LinkFit | None:
     kept = entry.get("link")
     if not kept:
