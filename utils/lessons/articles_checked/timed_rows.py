@@ -131,8 +131,8 @@ def tensor_parallel_block_words(record: dict) -> str:
     setup = record.get("note", "").split(", gloo")[0].split(";")[0]
     return (f"{setup or 'its tensor-parallel block'}, on two workers: {record['value']:.2f}x one device's speed, "
             f"bound {record['bound']:g}x (another set-up than lesson 07's blocks above: one MLP block, and "
-            "training's backward pass too; make bench's own run: lesson 07 times the block in its own run, so "
-            "its figures differ from these)")
+            "training's backward pass too; make bench's own run: lesson 07 times its blocks in its own run, and "
+            "this row does not compare the two runs)")
 
 
 def b2(m):
