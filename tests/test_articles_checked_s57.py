@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from utils.lessons.articles_checked import short_evidence
-from utils.lessons.articles_checked.checks import ABOVE, AGREES, NOISY
+from utils.lessons.articles_checked.checks import ABOVE, AGREES, BUSY, NOISY
 from utils.lessons.articles_checked.sources import ARITHMETIC, BENCH, KINDS, MEASURED, Part
 
 TAIL = "; check: {}"
@@ -150,6 +150,9 @@ def test_every_checked_row_of_the_committed_run_shows_what_its_check_turns_on():
     # the reader's rows, on whatever run is committed (its figures change with each execution): where the
     # full evidence counts rounds above a bound, the visible cell shows that count
     for row_id in ("A11", "A19"):
+        if rows[row_id][1] == BUSY:  # a busy machine's check: the cell shows which timing it took (t36 run's A19)
+            assert any(w in _visible(rows, row_id) for w in short_evidence.CHECK_WORDS[BUSY]), row_id
+            continue
         # a count of rounds, whatever follows its largest round ("(up to 2.002x, 1 of them past 2x)" too): the
         # one above the bound, or, where the cell leads with the real finding, the one past 2 devices' 2x
         counts = re.findall(r"\d+ of \d+ rounds above (?:the bound \(up to \d+\.\d+x|2 devices' 2x \(\d+\.\d+x)",

@@ -22,7 +22,7 @@ def test_launches_that_disagree_on_the_bound_are_inconclusive_not_above_it():
         row = verdicts.judge(claims.BY_ID[claim_id], m, {})
         assert row.check == verdicts.NOISY, row.check
         assert ("lesson 02's split alone: 1.04x ± 0.03, 0.95x ± 0.02 and 1.01x ± 0.04 in 3 launches (0.95x to "
-                "1.04x) against a 1x bound, inconclusive: the launches disagree: launch 1's 1.04x ± 0.03, above "
+                "1.04x) against a 1x bound, inconclusive: the launches disagree; launch 1's 1.04x ± 0.03, above "
                 "the bound: a finding to explain; launch 2's 0.95x ± 0.02, slower than one device: no speed-up; "
                 "launch 3's 1.01x ± 0.04, within noise: no effect shown") in row.evidence, row.evidence
         assert ("section 3 (the launch lesson 02 §3 pairs with its per-process reference), 1.04x ±"

@@ -19,7 +19,7 @@ def _split(launches, spreads, **extra):
 
 def test_a_slower_launch_beside_launches_within_noise_disagrees_each_verdict_beside_its_launch():
     said = split_alone.launches_words(_split([0.95, 0.96, 1.02], [0.05, 0.01, 0.02], launch_rounds=WHERE))
-    assert said.startswith("inconclusive: the launches disagree: section 3's 0.95x ± 0.05, within noise: no "
+    assert said.startswith("inconclusive: the launches disagree; section 3's 0.95x ± 0.05, within noise: no "
                            "effect shown; section 5's 0.96x ± 0.01, slower than one device: no speed-up; section "
                            "8's 1.02x ± 0.02, within noise: no effect shown; one launch's ± understates"), said
     assert split_alone.launch_readings(_split([0.95, 0.96, 1.02], [0.05, 0.01, 0.02], launch_rounds=WHERE)) == \
@@ -47,7 +47,7 @@ def test_rows_a10_and_b5_are_noise_bound_where_the_launches_read_differently():
     for claim_id in ("A10", "B5"):
         row = verdicts.judge(claims.BY_ID[claim_id], m, {})
         assert row.check == verdicts.NOISY, (claim_id, row.check)
-        assert "against a 1x bound, inconclusive: the launches disagree: launch 1's 0.95x" in row.evidence
+        assert "against a 1x bound, inconclusive: the launches disagree; launch 1's 0.95x" in row.evidence
 
 
 def test_b18_names_the_disagreeing_split_once_with_every_launch():

@@ -11,8 +11,9 @@ def test_the_work_line_names_the_first_m_whose_work_is_clearly_above_the_whole_b
     # t35 labs03 #1: m=2 ran below the whole batch, m=4 about equal; m=16 is the first more than 5% above
     p = _profile({1: 100.0, 2: 49.5, 4: 25.25, 16: 6.94, 64: 2.6})
     assert workload.work_growth_line(p) == (
-        "At m=64 the layers' work is 1.66x the whole batch's: small micro-batches cost more per row here; the "
-        "first m more than 5% above the whole batch's is m=16 (1.11x).")
+        "At m=64 the layers' work is 1.66x the whole batch's: small micro-batches cost more per row here.\n"
+        "The first m whose work is more than 5% above the whole batch's is m=16 (1.11x).")
+    assert all(len(line) <= 110 for line in workload.work_growth_line(p).splitlines())
 
 
 def test_the_work_line_does_not_repeat_the_last_m_when_it_is_the_first_above():

@@ -246,8 +246,8 @@ def work_growth_line(profile: Profile) -> str:
     if growth > 1 + ABOUT_THE_SAME:
         said = "small micro-batches cost more per row here"
         if first is not None and first != most:
-            said += (f"; the first m more than 5% above the whole batch's is m={first} "
-                     f"({work_vs_whole(profile, first):.2f}x)")
+            said += (f".\nThe first m whose work is more than 5% above the whole batch's is m={first} "  # a line of
+                     f"({work_vs_whole(profile, first):.2f}x)")  # its own: the page's lines stay under 110 characters
         said += "."
     elif growth < 1 - ABOUT_THE_SAME:
         said = "small micro-batches cost less per row here."

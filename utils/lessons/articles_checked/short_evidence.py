@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from utils.lessons.articles_checked.checks import ABOVE, DISAGREES, NOISY
+from utils.lessons.articles_checked.checks import ABOVE, BUSY, DISAGREES, NOISY
 from utils.lessons.articles_checked.sources import CHECKABLE, Part
 
 VISIBLE = 400  # characters of a row's evidence cell shown in its table
@@ -22,8 +22,12 @@ VERDICT_WORDS = ("a finding to explain", "faster", "slower", "under the bound", 
 # the words that carry what a row's check turns on, most telling first: a short cell always keeps the first
 # clause holding one of them (with the figure that clause compares), so the cell never reads "within noise"
 # beside a check that says "above its bound"
-CHECK_WORDS = {ABOVE: ("a finding to explain", "above the bound"), NOISY: ("INCONCLUSIVE", "no spread recorded", "within noise"),
-               DISAGREES: ("disagree", "slower", "no faster")}
+# ("the launches disagree": lesson 02's split alone, its launches each a clause after it: split_alone.launches_words)
+CHECK_WORDS = {ABOVE: ("a finding to explain", "above the bound"),
+               NOISY: ("INCONCLUSIVE", "the launches disagree", "no spread recorded", "within noise"),
+               DISAGREES: ("disagree", "slower", "no faster"),
+               # a busy machine: this run's timing beside other programs, or a lesson's figure it marked loaded
+               BUSY: ("rerun on a quiet machine", "so not evidence either way")}
 SHORT_ASIDE = 12  # an aside this short, "(38.0x)" or "(6 MiB)", is a figure: it stays in a short cell
 
 
@@ -43,13 +47,18 @@ def top_clauses(text: str) -> list[str]:
 
 def deciding_part(parts: tuple[Part, ...], check: str | None) -> Part:
     """The part a row's check turns on: above a bound, the first that names "a finding to explain" (else the
-    first "above the bound" its lesson explains); where a
+    first "above the bound" its lesson explains); on a busy machine, the first that says which timing was
+    disturbed (``CHECK_WORDS``); where a
     summary row's check follows another row's (the part whose ``follows`` names that row, set by ``verdicts``)
     and is not "agrees", that part, so a cell beside "noise-bound" shows which row is noise-bound, not a
     summed-up row's own "within noise"; otherwise the first this run could contradict (measured, recorded, error messages), else the first."""
     if check == ABOVE:  # a finding first; else a figure past its bound that its lesson explains (lesson 02 §5)
         found = [p for p in parts if "a finding to explain" in p.text] or [p for p in parts
                                                                              if "above the bound" in p.text]
+        if found:
+            return found[0]
+    if check == BUSY:  # the part that says which timing the busy machine took (t36 run: A19 showed another)
+        found = [p for p in parts if any(w in p.text for w in CHECK_WORDS[BUSY])]
         if found:
             return found[0]
     follows = next((p for p in parts if p.follows), None)

@@ -90,7 +90,8 @@ def launches_words(record: dict) -> str:
     rounds = "" if kept else f"; {launch_rounds_words(record)}"  # lesson 02's verdicts read the rounds already
     if len({reading(said) for said in verdicts}) == 1:
         return f"none of its {len(found)} launches above the 1x bound ({'; '.join(each)}){rounds}"
-    return (f"{LAUNCHES_DISAGREE}: {'; '.join(each)}; one launch's ± understates how far the figure moves between "
+    # "; " after the verdict: each launch is a clause of its own, so the row's short cell keeps the verdict whole
+    return (f"{LAUNCHES_DISAGREE}; {'; '.join(each)}; one launch's ± understates how far the figure moves between "
             f"launches and codes, so no launch's verdict alone decides (lesson 02's note on its launches){rounds}")
 
 
