@@ -117,11 +117,31 @@ def reference_doubt(paired: list[float], rates: dict[int, float], cores: int) ->
     one, many = (claims.as_printed(rates[t], 0, 1e6) for t in (1, cores))
     if reference_rate(rates, cores)[0] < many * 1e6:   # the fastest pair passed the bound: the column reads it
         return (f" That column keeps to the bound, {cores} x {one:.0f} = {cores * one:.0f} M parameters/s: the "
-                f"{cores}-thread rate measured, {many:.0f} M/s ({fastest:.2f}x one thread's), passed it, which the "
-                f"threads reading (the details below) names a finding to explain, not a rate to build on.")
+                f"{cores}-thread rate measured, {many:.0f} M/s ({fastest:.2f}x one thread's), passed it: not a "
+                f"rate to build on. {_rounds_past_words(paired, cores)}.")
     if not any(claims.round_above(r, cores) for r in paired):
         return ""
     # the threads reading sits in the collapsed details under the cell (t29_0506: lengths), so it points there
-    return (f" That column's rate is the {cores}-thread one, though a round of the threads reading (the details "
-            f"below) passed the {cores}x bound, a finding to explain: as a reference it may be too fast, and the "
-            f"CPU step then longer than the column says.")
+    return (f" That column's rate is the {cores}-thread one, its fastest pair under the {cores}x bound (the same "
+            f"work on {cores} threads), though as a reference it may be too fast, and the CPU step then longer "
+            f"than the column says. {_rounds_past_words(paired, cores, too=False)}.")
+
+
+def _rounds_past_words(paired: list[float], cores: int, too: bool = True) -> str:
+    """What the threads reading (``summary.threads_reading``, in the details under the cell) concluded about
+    the rounds' own ratios (``paired``) against the bound ``cores``x, in its own terms, for the sentence that
+    points to it: the same count of rounds past the bound (``claims.round_above``) and the same outcome, so
+    that a reader who opens the details finds what the line promised (t36_0506 #1: the line said the details
+    "name a finding to explain" where they said "no verdict from this run"). ``too``: whether the sentence
+    before said the fastest pair passed the bound."""
+    past = [(k, r) for k, r in enumerate(paired, 1) if claims.round_above(r, cores)]
+    where, too = "In the threads reading (the details below),", " too" if too else ""
+    if not past:
+        return f"{where} no round's own ratio passed it: that reading goes pair by pair"
+    if len(past) == len(paired):
+        return f"{where} every round's own ratio passed it{too}; the cause is not timed apart here"
+    if len(past) >= len(paired) - len(past):   # as many past as not: the reading gives no verdict
+        return (f"{where} {len(past)} of {len(paired)} rounds' own ratios passed it{too}: the rounds disagree, "
+                f"no verdict from this run")
+    names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in past)
+    return f"{where} {names} passed it{too}, a finding to explain; the verdict there reads the other rounds"
