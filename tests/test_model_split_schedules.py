@@ -376,6 +376,10 @@ def test_section_8_and_9_keep_each_configurations_loss_beside_one_devices(cpu_mo
     losses = outputs.launch_losses(run.raw)
     lines = outputs.same_losses(losses, [r.schedule for r in run.rows], run.raw[0]["regime"])
     assert len(lines) == 3 and all("match one device's within 1e-04 (|diff| = " in x for x in lines), lines
+    # t36_02 #1: plain 1F1B ran in the same rounds, against the same one-device step, kept out of the rows
+    assert run.plain.schedule == "1f1b" and run.plain.baseline == run.rows[0].baseline
+    assert [r.schedule for r in run.rows] == list(multi.MULTI) and len(run.plain.speedups) == 1
+    assert outputs.same_losses(losses, [run.plain.key], run.raw[0]["regime"])[0].startswith(run.plain.key)
     got = placement.measure_placements(task, 8, [2], rounds=1, timeout=100)
     lines = outputs.same_losses(got["losses"], placement.PLACEMENTS, got["regime"])
     assert all("match one device's within 1e-04" in x for x in lines), lines

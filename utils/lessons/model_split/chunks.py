@@ -1,7 +1,7 @@
 """Section 9's readings of lesson 02 (``notebooks/02_model_split.ipynb``): two stages per worker (interleaved
 1F1B, interleaved zero bubble, ZBV) beside plain 1F1B, from the run's own figures. ``report`` re-exports them.
 
-    say(bubble_answer(chunked.rows, plain, "section 5's launch"))  # idle shares ± spread, then speedups
+    say(bubble_answer(run.rows, run.plain, "this launch", same_launch=True))  # idle shares ± spread, speedups
     say(p_at_this_m(zbv_row))                                     # ZBV against p = 2x at this m, from the run
 """
 
@@ -65,10 +65,11 @@ def _workers(schedule: str, ks: list[int]) -> str:
     return f"{schedule} on worker{'s' if len(ks) > 1 else ''} {', '.join(str(k) for k in ks)}"
 
 
-def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
+def bubble_answer(rows: list[Row], plain: Row, where: str, same_launch: bool = False) -> str:
     """Section 9's answer, from the run: each two-stages-per-worker schedule's idle share of the step on each
     worker (``idle_shares``, ± ``idle_spread``) beside plain 1F1B's on the same worker, at the same batch and m
-    (``plain``, measured in ``where``, another launch), then its speedup beside plain 1F1B's (``_beside_plain``).
+    (``plain``, measured in ``where``: this launch where ``same_launch``, else another), then its speedup beside
+    plain 1F1B's (``_beside_plain``).
     "Less idle" only where the two shares' bands clear each other (``_idle_apart``); shares whose bands overlap
     are named as not separated, and shares wholly above plain 1F1B's as more idle, so that every worker of every
     row is classed once. Both directions are said: less idle on every worker, on some (named), or on none; more
@@ -99,7 +100,7 @@ def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
     if not every:
         text += (" Two stages per worker did not shrink the measured bubble on every worker here"
                  + (", by more than these rounds resolve." if unresolved else "."))
-    return text + " " + _beside_plain(rows, plain)
+    return text + " " + (_beside_plain_here(rows, plain) if same_launch else _beside_plain(rows, plain))
 
 
 def baseline_gap(here: float, there: float) -> float:
@@ -115,14 +116,15 @@ WHY_CHEAPER = "a slower one-device step could make the stages' work read cheaper
 def baseline_note(here: float, there: float, batch: int) -> str:
     """The block's note on the two launches' one-device steps (``here``: this section's, ``there``: section
     5's, s): each section's speed-ups divide its own, so a speed-up carries their gap with its baseline
-    alone. It names the one comparison the visible line makes (``_beside_plain``: plain 1F1B's band widened
-    by the gap); past 5 % (as printed) it adds that the gap may be why the stages' work reads cheaper."""
+    alone, and a figure moves between launches by more than that (section 7): the visible line sets the rows
+    beside plain 1F1B timed in this section's rounds (``_beside_plain_here``), not beside section 5's. Past 5 %
+    (as printed) it adds that the gap may be why the stages' work reads cheaper."""
     gap = baseline_gap(here, there)
     said = (f"One device, batch {batch}: {as_printed(here, 0, 1e-3):.0f} ms in this section's rounds, "
             f"{as_printed(there, 0, 1e-3):.0f} ms in section 5's. Each section pairs its speed-ups with the "
             "one-device step of its own rounds, so ")
-    beside = ("each row is read against its own bound, and beside section 5's speed-ups only with plain "
-              f"1F1B's band widened by this {gap:.0%} gap, as the speed-ups' line above does")
+    beside = ("each row is read against its own bound, and beside plain 1F1B timed in this section's rounds, "
+              "as the speed-ups' line above does, not beside section 5's speed-ups")
     if beside_line(gap, 0.05) != "above":  # as printed: "5%" is at the line
         # the 5% line: past it, the gap itself could be why the stages' work reads cheaper (said below)
         return said + f"the two are {gap:.0%} apart, not past 5% (the gap past which {WHY_CHEAPER}): {beside}."
@@ -160,6 +162,31 @@ def _beside_plain(rows: list[Row], plain: Row) -> str:
             f"plain 1F1B's: {gap:.0%} "
             "apart, a share a speedup carries with its baseline): " + ", ".join(said) + ". Faster or slower "
             "only where a row's median ± its spread clears plain 1F1B's, widened by that gap.")
+
+
+def _within_launch(v: float, d: float, pv: float, pd: float) -> str:
+    """One row's median ``v`` ± ``d`` beside plain 1F1B's ``pv`` ± ``pd`` timed in the same rounds, as printed:
+    within noise (a median inside the other's band), not read (the bands overlap), or faster or slower."""
+    if runs_agree(v, d, pv, pd):
+        return "within noise of it"
+    apart = f"{half_up((v / pv - 1) * 100, 0):+.0f}%"  # worked from the two printed medians
+    if round(pv - pd, 9) <= round(v + d, 9) and round(v - d, 9) <= round(pv + pd, 9):  # 9 decimals: float error
+        return f"{apart}, too small to read: the two bands overlap"
+    return f"{apart}: " + ("faster" if v > pv else "slower")
+
+
+def _beside_plain_here(rows: list[Row], plain: Row) -> str:
+    """Each speedup beside plain 1F1B's timed in the same launch, against the same one-device step: no gap
+    between launches to widen by (section 7 shows a figure moving between launches by more than one launch's
+    ±), so only each band's own noise decides. Every figure as printed."""
+    pv, pd = printed(plain)
+    said = []
+    for r in rows:  # each row's ± printed beside it: the reader checks the band from the page
+        v, d = printed(r)
+        said.append(f"{r.schedule} {v:.2f}x ± {d:.2f} ({_within_launch(v, d, pv, pd)})")
+    return (f"Speedups beside plain 1F1B's {pv:.2f}x ± {pd:.2f}, timed in the same rounds against the same "
+            f"one-device step ({as_printed(plain.baseline, 0, 1e-3):.0f} ms): " + ", ".join(said) + ". Faster "
+            "or slower only where a row's median ± its spread clears plain 1F1B's.")
 
 
 def _past_p_candidates(r: Row) -> str:

@@ -34,8 +34,8 @@ from utils.lessons.model_split.bounds import pipeline_bound
 from utils.lessons.model_split.host import ledger_fields
 from utils.lessons.model_split.ideal import achievable
 from utils.lessons.model_split.instrument import RecordedStage
-from utils.lessons.model_split.runs import (PipelineRun, Row, baseline_runner, idle_by_round, loss_values,
-                                           pin_cpu_worker, time_rounds)
+from utils.lessons.model_split.runs import (Config, PipelineRun, Row, _config_runner, baseline_runner, idle_by_round,
+                                           loss_values, pin_cpu_worker, time_rounds)
 from utils.lessons.model_split.schedules import stage_device
 from utils.lessons.model_split.split import split_sequential
 from utils.lessons.model_split.tasks import Task
@@ -93,9 +93,10 @@ def _runner(task: Task, model, rank: int, device, name: str, m: int, points, x, 
 
 
 def multi_worker(task: Task, points: Sequence[int], batch: int, m: int, names: Sequence[str], rounds: int,
-                 seed: int) -> dict:
-    """Worker (run by ``launch``): one device (rank 0, whole model) and each schedule of ``names`` on the
-    stages cut at ``points``, interleaved round by round (``runs.time_rounds``)."""
+                 seed: int, plain: Config | None = None) -> dict:
+    """Worker (run by ``launch``): one device (rank 0, whole model), each schedule of ``names`` on the stages
+    cut at ``points`` and, where given, ``plain`` (plain 1F1B, one stage per worker), interleaved round by round
+    (``runs.time_rounds``)."""
     pin_cpu_worker()  # before the process group: gloo's threads inherit the core
     with launch.process_group():
         device, rank = stage_device(), dist.get_rank()
@@ -104,6 +105,8 @@ def multi_worker(task: Task, points: Sequence[int], batch: int, m: int, names: S
         x, y = (t.to(device) for t in task.make_batch(batch, seed))
         sent, losses = {}, {}
         runners = {"one device": baseline_runner(task, model, rank, x, y, losses)}
+        if plain is not None:  # in the same rounds: the schedules are read beside it with no launch between
+            runners[plain.key] = _config_runner(task, model, rank, device, plain, None, x, y, sent, losses)
         for name in names:
             runners[name] = _runner(task, model, rank, device, name, m, list(points), x, y, sent, name, losses)
         out = time_rounds(runners, rounds, True, device, f"worker {rank}")
@@ -111,27 +114,36 @@ def multi_worker(task: Task, points: Sequence[int], batch: int, m: int, names: S
                 "losses": loss_values(losses), "regime": regime}
 
 
+def _row(raw: list[dict], key: str, schedule: str, batch: int, m: int, points, bound: float | None) -> Row:
+    """The row of runner ``key``: its medians beside one device's of the same rounds, paired round by round."""
+    med = statistics.median
+    one, t = raw[0]["times"]["one device"], raw[0]["times"][key]
+    sent = [w["sent"].get(key, (0, 0)) for w in raw]
+    return Row(batch, m, schedule, med(t), med(one), [med(w["busy"][key]) for w in raw],
+               split_points=tuple(points), spread=(max(t) - min(t)) / med(t),
+               cpu=[med(w["cpu"][key]) for w in raw], baseline_cpu=med(raw[0]["cpu"]["one device"]),
+               speedups=[a / b for a, b in zip(one, t)], cpu_workers=raw[0]["device"].startswith("cpu"),
+               baseline_busy=med(raw[0]["busy"]["one device"]), bound_override=bound,
+               bytes_sent=sum(b for b, _ in sent), messages=sum(n for _, n in sent),
+               idle_rounds=idle_by_round(raw, key, t))
+
+
 def measure_multi(task: Task, costs: Sequence[float], batch: int, m: int, names: Sequence[str] = tuple(MULTI),
-                  rounds: int = 5, seed: int = 0, timeout: float = 300) -> PipelineRun:
+                  rounds: int = 5, seed: int = 0, timeout: float = 300, plain: bool = True) -> PipelineRun:
     """Each schedule of ``names`` on two workers, two stages each (split where ``costs`` balance four
     stages), against one device timed in the same launch, round by round; each row carries its bound at this
-    m: what the schedule's ideal chart reaches (``ideal.achievable``; for ZBV short of p, its limit as m grows)."""
+    m: what the schedule's ideal chart reaches (``ideal.achievable``; for ZBV short of p, its limit as m grows).
+    With ``plain``, plain 1F1B at the same batch and m (split where ``costs`` balance two stages) runs in the
+    same rounds, as the run's ``plain`` row: a speedup moves between launches by more than one launch's ± shows
+    (section 7), so the schedules are compared with plain 1F1B inside one launch, not with section 5's."""
     points = balanced_split(costs, 2 * CHUNKS)
-    raw = launch.launch(multi_worker, task, points, batch, m, list(names), rounds, seed, nprocs=2, timeout=timeout)
-    med = statistics.median
-    one, on_cpu = raw[0]["times"]["one device"], raw[0]["device"].startswith("cpu")
-    rows = []
-    for name in names:
-        t = raw[0]["times"][name]
-        sent = [w["sent"].get(name, (0, 0)) for w in raw]
-        rows.append(Row(batch, m, name, med(t), med(one), [med(w["busy"][name]) for w in raw],
-                        split_points=tuple(points), spread=(max(t) - min(t)) / med(t),
-                        cpu=[med(w["cpu"][name]) for w in raw], baseline_cpu=med(raw[0]["cpu"]["one device"]),
-                        speedups=[a / b for a, b in zip(one, t)], cpu_workers=on_cpu,
-                        baseline_busy=med(raw[0]["busy"]["one device"]), bound_override=achievable(name, m),
-                        bytes_sent=sum(b for b, _ in sent), messages=sum(n for _, n in sent),
-                        idle_rounds=idle_by_round(raw, name, t)))
-    return PipelineRun(rows, raw, tuple(points), raw[0]["threads"], on_cpu)
+    config = Config(batch, m, "1f1b", tuple(balanced_split(costs, 2))) if plain else None
+    raw = launch.launch(multi_worker, task, points, batch, m, list(names), rounds, seed, config, nprocs=2,
+                        timeout=timeout)
+    rows = [_row(raw, name, name, batch, m, points, achievable(name, m)) for name in names]
+    plain_row = _row(raw, config.key, "1f1b", batch, m, config.split_points, None) if config else None
+    return PipelineRun(rows, raw, tuple(points), raw[0]["threads"], raw[0]["device"].startswith("cpu"),
+                       plain=plain_row)
 
 
 def fbw_times(spans: Sequence[timeline.Span]) -> dict[str, float]:

@@ -402,6 +402,7 @@ class PipelineRun:
     threads: int
     simulated: bool
     baseline_busy: dict[int, float] = field(default_factory=dict)
+    plain: Row | None = None  # plain 1F1B timed in the same rounds (``multi.measure_multi``), kept out of rows
 
     def row(self, batch: int, m: int, schedule: str = "gpipe", naive: bool = False, split_points=None) -> Row:
         for r in self.rows:
