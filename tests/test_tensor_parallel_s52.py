@@ -56,11 +56,13 @@ def test_the_cause_and_the_evidence_read_the_wait_alike():
         cause, block = " ".join(answer), " ".join(evidence)
         reading = verdicts.wait_words(verdicts.wait_reading([_rank(0.01898, 0.00092), _rank(rank1, 0.0)], 0))
         assert reading in cause and reading in block
-        assert ("Cause: the largest part of the miss is waiting for the other rank" in cause) == late
+        # the cause found is the largest part's, said so (t36_0708 #1)
+        assert ("The largest part of the miss is waiting for the other rank" in cause) == late
+        assert ("that part's cause, not the whole miss's: " in cause) == late and "Cause: " not in cause
         assert ("No cause found: the largest part of the miss is waiting" in cause) == (not late)
         assert "no rank computed late" not in block and ("Why one computed longer" in block) == late
         assert ("why it computed longer is not known" in cause) == late
-        # both ranks' gloo threads printed alike (1.03 ms): no candidate for the gap (session 55); the answer
+        # both ranks' gloo threads printed alike (1.03 ms): no candidate (session 55); the answer
         # keeps them, for their CPU time reaches the step (cores shared, t33_0708 other #4)
         assert "1.03 ms of CPU on rank 0 and 1.03 ms on rank 1, the rank waited for: they do not explain" in cause
 

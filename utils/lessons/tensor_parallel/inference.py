@@ -164,6 +164,25 @@ def tokens_text(row: dict, method: str, new_tokens: int) -> str:
     return f"{claims.half_up(tokens_per_s(row, method, new_tokens), 0):,.0f}"
 
 
+def winner(row: dict, new_tokens: int, methods: tuple[str, ...]) -> str:
+    """The fastest of ``methods`` in one row, named only when its margin over the next passes the rounds'
+    spread (both as printed: the margin from the two ms a step, the spread a whole per cent). A margin that
+    prints 0% is said as under 1%, with the two tok/s it comes from (t36_0708 other #3: "leads by 0%")."""
+    ranked = sorted(methods, key=lambda m: row[m])
+    fast, next_ms = (step_ms(row, m, new_tokens) for m in ranked[:2])
+    margin = claims.as_printed(next_ms / max(fast, 0.01) - 1, 2)
+    noise = claims.as_printed(max(row["spread"][m] for m in ranked[:2]), 2)
+    if margin > noise:
+        return f"{ranked[0]} ({margin:.0%} ahead of {ranked[1]}, beyond the rounds' spread of {noise:.0%})"
+    if fast == next_ms:   # the same ms a step as printed: neither leads
+        return (f"no clear winner: {ranked[0]} and {ranked[1]} tie at {fast:.2f} ms a step, within the rounds' "
+                f"spread of {noise:.0%}")
+    by = (f"{margin:.0%}" if margin >= 0.01 else   # the two tok/s show what "under 1%" rounds away
+          f"under 1% ({tokens_text(row, ranked[0], new_tokens)} against {tokens_text(row, ranked[1], new_tokens)}"
+          " tok/s)")
+    return f"no clear winner: {ranked[0]} leads {ranked[1]} by {by}, within the rounds' spread of {noise:.0%}"
+
+
 def printed_noise(x: float, spread: float) -> float:
     """The ± of a speed-up: the speed-up as printed (2 decimals) times the rounds' spread as printed (a whole
     per cent), rounded half up (``claims.half_up``), so that 0.17x with a spread of 56% reads ± 0.10, the

@@ -58,3 +58,20 @@ def crossover(measured_at: str, model_width: str, missed_by: str) -> Claim:
     between them in words (``report.crossover_miss``), which is the verdict."""
     return Claim("the cost model tells where splitting starts to pay (the crossover width)", measured_at,
                  f"model width {model_width}", missed_by)
+
+
+def record_mlp_step(row: dict, tokens: int, bound: float) -> None:
+    """The claims row's split MLP step in the ledger as ``tensor_parallel_mlp_step_speedup``, so that lesson 09
+    (row A21, beside make bench's MLP block) reads the figure this lesson prints: ``row`` a ``cost.analyse`` row
+    (the largest width's), its median speed-up as the row prints it (2 decimals), the bound, and every paired
+    round's ratio (one device / split), from which a reader works the same ± (``claims.printed_spread``).
+    Returns nothing."""
+    from utils import ledger   # imported here: utils has no side effects on import
+
+    ratios = [a / b for a, b in zip(row["one_rounds"], row["two_rounds"])]   # as ``cost.analyse`` pairs them
+    width = row["width"]
+    ledger.record("tensor_parallel_mlp_step_speedup", claims.as_printed(row["speedup"], 2), "x", bound=bound,
+                  lesson="07", rounds=ratios,
+                  what=f"one MLP block of width {width} (hidden {4 * width}) on {tokens} tokens, forward + "
+                       f"backward, one device against two workers splitting it (tensor parallel): the median "
+                       f"of {len(ratios)} paired rounds")

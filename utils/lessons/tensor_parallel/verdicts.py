@@ -376,7 +376,9 @@ def wait_words(r: dict) -> str:
     if not wait:
         return said + f"and rank {w} did not wait for it (0.00 ms): " + _no_wait(r)
     said += (f"{gap:.2f} / {wait:.2f} = {r['share']:.0f}% of the {wait:.2f} ms rank {w} waited for it "
-             f"({'half or more' if r['share'] >= 50 else 'under half'}): ")
+             # the threshold as a reason, not a bare label (t36_0708 other #2)
+             f"({'half or more' if r['share'] >= 50 else 'under half'} of the wait; from half, this lesson "
+             f"names rank {o}'s longer compute as the wait's cause): ")
     return said + (f"the wait is rank {o} finishing its compute late" if r["late"] else
                    "no rank finished its compute late enough to explain the wait")
 
@@ -418,10 +420,12 @@ def inside_split(ranks: dict[str, dict]) -> str:
     parts = {"waiting for the other rank, still computing (no byte moves then)": waited,
              "the exchange itself, both ranks inside": exchange,
              "a rank staying inside after the other had returned (no exchange either)": late}
-    said = (f"The two ranks' {waited:.2f} + {exchange:.2f} + {late:.2f} = {total:.2f} ms inside the "
-            "all-reduces: "
-            + "; ".join(f"{ms:.2f} ms ({claims.half_up(100 * ms / max(total, 0.01), 0):.0f}%) {what}"
-                        for what, ms in parts.items()))
+    shares = {what: claims.half_up(100 * ms / max(total, 0.01), 0) for what, ms in parts.items()}
+    # 4% + 96% + 1% printed beside one whole: say why they miss 100 (t36_0708 #3)
+    note = (f" (each share rounded on its own: they add to {sum(shares.values()):.0f}%)"
+            if total and sum(shares.values()) != 100 else "")
+    said = (f"The two ranks' {waited:.2f} + {exchange:.2f} + {late:.2f} = {total:.2f} ms inside the all-reduces"
+            f"{note}: " + "; ".join(f"{ms:.2f} ms ({shares[what]:.0f}%) {what}" for what, ms in parts.items()))
     largest = max(parts.values())
     if list(parts.values()).count(largest) > 1:
         return said + ". No one part is the largest"
