@@ -632,7 +632,7 @@ def test_the_allowance_is_no_room_for_ops_held_below_their_roof():
     assert "room for the lab's ops and for noise" in report._allowance_words(1.006, 1.33)
     gpu = NS(threads=None, bandwidth=NS(name="fp32 memory bandwidth, STREAM add"), ceilings=NS(ridge=10.0))
     said = report.headroom_sentence([], gpu)
-    assert "held to 1.00x their memory roof" in said and "a margin for noise." in said
+    assert "held to 1.00x their memory roof" in said and "a margin for noise only." in said
     assert "larger share" not in said and "moved more" not in said  # a GPU has no write-allocate to count
 
 

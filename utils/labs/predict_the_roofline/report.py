@@ -343,23 +343,26 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
               wrap=44))
 
 
-def headroom_sentence(rows, roof) -> str:
+def headroom_sentence(rows, roof, shares: dict | None = None) -> str:
     """Why a right count may pass its memory roof a little, computed as lesson 01 computes it
     (``roofline.headroom``: the write-allocate traffic an op that writes less than STREAM's kernel gets
     back), for the ops whose roof here is the memory's (a compute-bound op's roof is the peak, which
     write-allocate does not move), set beside the allowance of check 3 (every branch written, a GPU's too:
-    it does not read a line before writing it whole, so nothing comes back there)."""
+    it does not read a line before writing it whole, so nothing comes back there). ``shares``: each op's
+    measured share of its roof by name (``roof_share``), so that a bound this run's op passed is said beside
+    it (t36_labs03 #1: "at most 0.77x" over a lookup measured at 82 %); None: the bound alone."""
     cpu, name = roof.threads is not None, roof.bandwidth.name
     peak_words = ("The compute-bound ones have the peak for roof, which write-allocate does not move: they are "
                   "held to the peak as measured, within check 3's allowance (the peak is a probe's rate, which an "
                   "op's own kernel can pass). ")
+    memory_bound = [r for r in rows if r.point.op.intensity < roof.ceilings.ridge]  # a lookup always is
+    top = _top_share(memory_bound, shares)
     if not cpu:
         return ("- The roofline here is made of rates measured on this machine, a reference. A GPU does not read "
                 "a line before writing it whole (lesson 01), so its memory roof gives no op write-allocate "
                 "traffic back: the memory-bound ops here, and an op that only reads, are held to 1.00x their "
-                f"memory roof. {peak_words}Check 3 allows {FASTER:.0%} or the measurement's spread: a margin "
-                "for noise.")
-    memory_bound = [r for r in rows if r.point.op.intensity < roof.ceilings.ridge]  # a lookup always is
+                f"memory roof.{_past_bound_words(top, 1.0, 1.0, cpu)} {peak_words}"
+                f"{_allowance_words(1.0, 1.0, top and top[1], cpu)}")
     most = max(memory_bound, key=lambda r: roofline.headroom(r.point.op, name, cpu))
     most_room = roofline.headroom(most.point.op, name, cpu)
     counted, moved = roofline.STREAM_TRAFFIC["add" if "STREAM add" in name else "copy"]
@@ -374,23 +377,58 @@ def headroom_sentence(rows, roof) -> str:
             + ("allows" if room > 1 else "leaves")
             + f" the memory-bound ops here at most {most_room:.2f}x their memory roof ({most.op.name}{why}"
             + f"; an op that only reads, such as lesson 01's matrix-vector product, up to {read_only:.2f}x its "
-            f"memory roof here). {peak_words}")
-    return text + _allowance_words(most_room, read_only)
+            f"memory roof here).{_past_bound_words(top, most_room, read_only, cpu)} {peak_words}")
+    return text + _allowance_words(most_room, read_only, top and top[1])
 
 
-def _allowance_words(most_room: float, read_only: float) -> str:
+def _top_share(memory_bound, shares: dict | None):
+    """The memory-bound op that reached the most of its roof this run, as (name, share), or None (no shares
+    given, or no memory-bound op)."""
+    if not shares or not memory_bound:
+        return None
+    best = max(memory_bound, key=lambda r: shares[r.op.name])
+    return best.op.name, shares[best.op.name]
+
+
+def _past_bound_words(top, most_room: float, read_only: float, cpu: bool) -> str:
+    """Where this run's memory-bound op passed the bound just stated (judged on the percent as printed against
+    the bound as printed), what can put it there, as its own line in the report tells (``lookup._above_words``);
+    else nothing (every branch written). Stores that skip write-allocate make an op's bytes flow as a read-only
+    op's (up to ``read_only``); past that, or on a GPU (nothing to skip), the probe read low or a cache helped."""
+    if top is None or printed_percent(top[1]) <= round(claims.as_printed(most_room, 2) * 100):
+        return ""
+    said = f" This run's {top[0]} reached {claims.percent(top[1])} of its memory roof, above that bound: "
+    if cpu and printed_percent(top[1]) <= round(claims.as_printed(read_only, 2) * 100):
+        return said + ("the bandwidth probe measured low in these rounds, or its stores skipped write-allocate "
+                       f"(then up to {read_only:.2f}x, as an op that only reads); its line above says what "
+                       "this run can tell.")
+    return said + ("the bandwidth probe measured low in these rounds, or a cache kept some of its bytes from "
+                   "memory; its line above says what this run can tell.")
+
+
+def _allowance_words(most_room: float, read_only: float, top: float | None = None, cpu: bool = True) -> str:
     """What check 3's allowance covers, judged on the headrooms as printed: the lab's ops (room above their
     roof only where their headroom prints above 1.00x; at or below it, the allowance is all a margin for
     noise) and an op that only reads (the most write-allocate can give back), each branch written. The
-    headrooms themselves are printed just before (``headroom_sentence``): not repeated here (t35_labs03)."""
+    headrooms themselves are printed just before (``headroom_sentence``): not repeated here (t35_labs03).
+    ``top``: the most of its roof a memory-bound op reached this run. Check 3 counts from the roof (1.00x),
+    not from the bound: an op above its bound but under the roof used none of the allowance (t36_labs03 #1:
+    the reader read the lookup's 82 % against a 0.77x bound as absorbed by it); one above the roof did."""
     room = claims.as_printed(most_room, 2)
     reads_fit = round(read_only - 1, 2) <= FASTER
-    if room <= 1:
-        text = f"Check 3 allows {FASTER:.0%} or the measurement's spread: a margin for noise only"
+    over = None if top is None or printed_percent(top) <= room * 100 else printed_percent(top)
+    if room <= 1 and over is not None and over > 100:
+        text = (f"Check 3 allows {FASTER:.0%} above the roof or the measurement's spread: room for that op's "
+                f"{over - 100:.0f} points over the roof and for noise")
+    elif room <= 1:
+        text = f"Check 3 allows {FASTER:.0%} or the measurement's spread: a margin for noise only" + (
+            "" if over is None else f" (it counts from the roof, 100%: the {over:.0f}% above is under it)")
     elif round(room - 1, 2) <= FASTER:
         text = f"Check 3 allows {FASTER:.0%} or the measurement's spread: room for the lab's ops and for noise"
     else:
         text = f"That is more than check 3's {FASTER:.0%} (or the spread): a right count could fail it on this op"
+    if not cpu:
+        return text + "."
     return text + ("; an op that only reads fits it too." if reads_fit else
                    "; an op that only reads would need more (the lab times none).")
 
@@ -419,7 +457,8 @@ def take_aways(measured: list, passed: bool) -> None:
         "the bandwidth; lesson 01 section 7 measured the 16-bit peak apart from fp32's): the 16-bit turning "
         "length is the fp32 one x (16-bit ridge / fp32 ridge) / 2. Here the causal kernel took "
         f"{claims.percent(causal_time_share(causal, full))} of the unmasked one's time for half its work.",
-        headroom_sentence(rows, roof) + " An op far above the roof of your counts points at a "
+        headroom_sentence(rows, roof, {r.op.name: roof_share(r, roof.ceilings) for r in rows}),
+        "- An op far above the roof of your counts points at a "
         "count holding work or bytes the op does not do; one below it by more than its spread and a margin has a "
         "limit the two roofs leave out (candidates: scattered reads, per-tile costs; this lab does not measure which) or, "
         "near the ridge, pays both limits one after the other, which "
