@@ -41,3 +41,13 @@ def test_another_launch_still_widens_by_the_gap():
     there = _row("1f1b", [1.11, 1.15, 1.17, 1.20, 1.23], baseline=0.561)
     said = report.bubble_answer([_row("ZBV", [1.95, 1.96, 1.97, 1.98, 1.99])], there, "section 5's launch")
     assert "widened by that gap" in said and "timed in the same rounds" not in said
+
+
+def test_the_layout_reading_names_the_side_its_factor_is_read_against():
+    # t36_02 #3: "a factor of 1.45 apart" beside "1.41 below, 1.69 above" did not say which applies
+    from utils.lessons.model_split import fit_accuracy
+    above = fit_accuracy.layout_reading(0.58, 0.40, 0.41)
+    assert "0.58 ms is 1.45x 0.40 ms, within the 1.69 allowed above; no effect of pinning" in above
+    below = fit_accuracy._side_text(0.40, 0.50, 0.41)  # 1/1.25, within 1.41 below
+    assert below == "0.40 ms is 1/1.25 of 0.50 ms, within the 1.41 allowed below"
+    assert fit_accuracy._side_text(0.55, 0.32, 1.2).endswith("within any factor allowed above")

@@ -75,6 +75,15 @@ def against_fit(over: float, under: float, accuracy: float, digits: int = 2) -> 
     return "above" if over > under else "below"
 
 
+def _side_text(over: float, under: float, accuracy: float) -> str:
+    """Which side of the tolerance a factor is read against, in words: "0.58 ms is 1.45x 0.40 ms, within the
+    1.69 allowed above" (both as printed), so the reader sets the factor beside the right one of the two."""
+    below, above = tolerance(accuracy)
+    side, allowed = ("above", above) if over >= under else ("below", below)
+    limit = "any factor" if allowed == float("inf") else f"the {allowed:.2f}"
+    return f"{over:.2f} ms is {factor_text(over, under)} {under:.2f} ms, within {limit} allowed {side}"
+
+
 def layout_reading(pinned_ms: float, placed_ms: float, accuracy: float) -> str:
     """What pinning changed, from two fits of this run that differ only in the workers' layout: the price
     of one message in each (ms, as printed) against the two fits' accuracy (the larger of the two)."""
@@ -83,10 +92,9 @@ def layout_reading(pinned_ms: float, placed_ms: float, accuracy: float) -> str:
     if how == "within" and pinned == placed:  # the same price as printed: the fits agree
         return f"The two layouts give the same price ({pinned} ms): pinning did not change what a message costs."
     if how == "within":  # apart, by less than the fits resolve: no effect shown, none ruled out
-        apart = factor(pinned_ms, placed_ms)
-        return (f"The two layouts' prices ({pinned} vs {placed} ms, a factor of {apart:.2f} apart) "
-                f"differ by less than their fits' accuracy ({tolerance_text(accuracy)}): no effect of pinning on "
-                "what a message costs is shown.")
+        return (f"The two layouts' prices ({pinned} vs {placed} ms, a factor of {factor(pinned_ms, placed_ms):.2f} "
+                f"apart) differ by less than their fits' accuracy ({tolerance_text(accuracy)}): "
+                f"{_side_text(pinned_ms, placed_ms, accuracy)}; no effect of pinning on what a message costs is shown.")
     return (f"In the pipeline's layout a message costs {factor_text(pinned_ms, placed_ms)} what it costs in lesson "
             f"00's ({pinned} vs {placed} ms), beyond the fits' accuracy ({tolerance_text(accuracy)}): the layout, "
             "the one difference between the two fits, made it "
