@@ -26,7 +26,7 @@ LESSON_03 = "notebooks/03_ddp.ipynb"
 
 
 def overlap_cell():
-    return next(c.source for c in cells(LESSON_03) if c.cell_type == "code" and "overlap.answer(" in c.source)
+    return next(c.source for c in cells(LESSON_03) if c.cell_type == "code" and "stepread.answer(" in c.source)
 
 
 def test_lesson_03_block_does_not_repeat_the_answer_s_fewer_messages_reading():  # t33_0304 other (a)

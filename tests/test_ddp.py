@@ -23,7 +23,7 @@ from torch.utils.data import DataLoader, DistributedSampler
 from utils import article, checkpoint
 from utils.claims import as_printed, half_up, printed_ratio
 from utils.launch import launch
-from utils.lessons.ddp import allreduce, articles, cli, compare, gradients, hooks, overlap, recipe, replay, scaling
+from utils.lessons.ddp import allreduce, articles, cli, compare, gradients, hooks, overlap, recipe, replay, scaling, stepread
 from utils.lessons.ddp.settings import Settings, build_model
 
 REPO = Path(__file__).resolve().parents[1]
@@ -566,10 +566,10 @@ def test_knob_rows_that_print_alike_are_explained_and_others_are_not():
 
 def test_a_step_difference_under_the_noise_reads_within_noise():
     # a step ratio (the other way's step over this one's) against the noise: 57.2 / 56.7 ms is 1.01x, within 5%
-    assert overlap.read_ratio(57.2 / 56.7, 0.05) == "within noise"
-    assert overlap.read_ratio(57.2 / 50.0, 0.05) == "shorter"
-    assert overlap.read_ratio(57.2 / 65.0, 0.05) == "longer"
-    assert overlap.read_ratio(57.2 / 50.0, 0.21) == "within noise"
+    assert stepread.read_ratio(57.2 / 56.7, 0.05) == "within noise"
+    assert stepread.read_ratio(57.2 / 50.0, 0.05) == "shorter"
+    assert stepread.read_ratio(57.2 / 65.0, 0.05) == "longer"
+    assert stepread.read_ratio(57.2 / 50.0, 0.21) == "within noise"
 
 
 def _ranks(ready0, ready1, starts1=None, steps0=None, steps1=None):

@@ -1,6 +1,6 @@
 """Tenth reading (t10_0304), lesson 03: why the later rank was late, read with the lesson's MOSTLY rule."""
 
-from utils.lessons.ddp import overlap
+from utils.lessons.ddp import overlap, stepread
 from utils.lessons.ddp.overlap import late_because
 
 
@@ -50,21 +50,21 @@ def test_the_drawn_line_reads_the_runs_case_from_the_ranks_times():
 def test_the_sections_answer_comes_in_one_line_read_as_the_collapsed_block_reads_it():
     # the tenth reading: the section's answer stood in the middle of the cell's output; it is now printed first,
     # one line, with the same readings (``step_reads``) as the paragraphs collapsed under the charts
-    run = overlap.answer(0.1937, 0.0927, 0.0965, 0.05, 0.17)  # the run the reader saw
-    assert run == ("Answer: overlap within noise (1.04x slower, noise 5%); fewer messages paid: 2.09x faster, "
-                   "beyond 17% noise.")
-    assert len(run) <= 110
-    assert overlap.step_reads(0.1937, 0.0927, 0.0965, 0.05, 0.17) == ("within noise", "shorter")
-    paid = overlap.answer(0.1937, 0.0927, 0.0800, 0.05, 0.17)
+    run = stepread.answer(0.1937, 0.0927, 0.0965, 0.05, 0.17)  # the run the reader saw
+    assert run == ("Answer: overlap within noise (1.04x slower, noise 5%: ± 0.05 on 1.04x); fewer messages paid: "
+                   "2.09x faster, beyond 17% noise (± 0.36 on 2.09x).")  # t36_0304 #1: the ± beside the noise
+    assert len(run) <= 2 * 110
+    assert stepread.step_reads(0.1937, 0.0927, 0.0965, 0.05, 0.17) == ("within noise", "shorter")
+    paid = stepread.answer(0.1937, 0.0927, 0.0800, 0.05, 0.17)
     assert "overlap paid: 1.16x faster, beyond 5% noise" in paid
-    cost = overlap.answer(0.0937, 0.0927, 0.1200, 0.05, 0.05)
+    cost = stepread.answer(0.0937, 0.0927, 0.1200, 0.05, 0.05)
     assert "overlap cost: 1.29x slower, beyond 5% noise" in cost
-    assert "fewer messages within noise (1.01x faster, noise 5%)" in cost
-    assert "fewer messages cost: 1.50x slower" in overlap.answer(0.0800, 0.1200, 0.1200, 0.05, 0.05)
+    assert "fewer messages within noise (1.01x faster, noise 5%: ± 0.05 on 1.01x)" in cost
+    assert "fewer messages cost: 1.50x slower" in stepread.answer(0.0800, 0.1200, 0.1200, 0.05, 0.05)
 
 
 def test_the_readings_use_the_figures_as_printed():
     # 105.04 ms against 100.0 ms with a 5% noise: printed 105.0 against 100.0 is 5.0%, within the noise
-    assert overlap.step_reads(0.2, 0.1000, 0.10504, 0.05, 0.05)[0] == "within noise"
+    assert stepread.step_reads(0.2, 0.1000, 0.10504, 0.05, 0.05)[0] == "within noise"
     # a noise of 4.6% prints 5%: a 4.8% difference reads within it, as a reader of the page reads it
-    assert overlap.step_reads(0.2, 0.1000, 0.1048, 0.046, 0.05)[0] == "within noise"
+    assert stepread.step_reads(0.2, 0.1000, 0.1048, 0.046, 0.05)[0] == "within noise"

@@ -30,7 +30,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import precision
-from utils.claims import as_printed, half_up, percent, printed_ratio, within_noise
+from utils.claims import as_printed, half_up, percent, printed_ratio
 from utils.launch import keep_until_exit, process_group
 from utils.lessons.ddp.gradients import fixed_global_batch, flat_grad
 from utils.lessons.ddp.settings import Settings, build_model, text_data
@@ -536,45 +536,6 @@ def tie_verdict(small_mb: float, large_mb: float, messages: float, steps_ms: tup
             f"all-reduces, started during the backward) the step took {small} against {large} with {large_mb:g} "
             f"MiB buckets ({pace(overlapped)}, a difference no larger than the {noise_text}); the default "
             f"buckets' {default} is not part of this comparison (section 4 starts from it).")
-
-
-def read_ratio(ratio: float, noise: float) -> str:
-    """``"shorter"``, ``"longer"`` or ``"within noise"``: a step ratio (the other way's step over this one's)
-    judged as a reader judges it from the page, the multiple as printed ("1.09x slower") against the noise as
-    printed (whole per cent, "9%"), by the course's one noise rule (``claims.within_noise``) on those two
-    printed figures: the multiple the page prints ("1.10x slower" for 0.91), not the ratio it does not print.
-    A tie is within noise: 1.09x beside 9% is at the noise, not past it."""
-    if within_noise(printed_multiple(ratio), half_up(noise, 2), 1.0):
-        return "within noise"
-    return "shorter" if ratio > 1 else "longer"
-
-
-def _reading(read: str, ratio: float, noise: float) -> str:
-    """One comparison of ``answer``: ``read`` (``read_ratio``'s word), ``ratio`` (the other way's step over this
-    one's, from the steps as printed) and ``noise`` (the share it was read with)."""
-    if read == "within noise":
-        return f"within noise ({pace(ratio)}, noise {percent(noise)})"
-    return f"{'paid' if read == 'shorter' else 'cost'}: {pace(ratio)}, beyond {percent(noise)} noise"
-
-
-def step_reads(hand: float, large: float, small: float, noise: float, fewer_noise: float) -> tuple[str, str]:
-    """Section 2's two readings (``read_ratio``'s words), worked from the step ratios as printed (``step_ratios``,
-    from the steps as printed, 0.1 ms) and the noises as printed (whole per cent), so that a reader who redoes
-    them from the page agrees: overlap (``small`` buckets against ``large``, read with ``noise``) and fewer
-    messages (``large`` against ``hand``, read with ``fewer_noise``). Step times in seconds."""
-    ratios = step_ratios(hand, large, small)
-    return read_ratio(ratios["overlapped"], noise), read_ratio(ratios["fewer"], fewer_noise)
-
-
-def answer(hand: float, large: float, small: float, noise: float, fewer_noise: float) -> str:
-    """Section 2's answer in one line, printed before its table and charts: did starting small buckets during
-    the backward (``small`` against ``large``) and sending fewer messages (``large`` against ``hand``) shorten
-    the step? Read by ``step_reads``, as the collapsed block's lines are, so the two never disagree."""
-    ratios, (overlap_read, fewer_read) = step_ratios(hand, large, small), step_reads(hand, large, small, noise,
-                                                                                      fewer_noise)
-    overlap = _reading(overlap_read, ratios["overlapped"], noise)
-    fewer = _reading(fewer_read, ratios["fewer"], fewer_noise)
-    return f"Answer: overlap {overlap}; fewer messages {fewer}."
 
 
 def step_ratios(hand: float, large: float, small: float) -> dict:
