@@ -1,8 +1,17 @@
 """Twenty-eighth reading (t28_0001, other problems), lesson 01 section 4: a failing axis's d is left out with
 both of the claims row's reasons, and the tolerance names whose shortest step it is."""
 
+import pytest
+
 from tests.test_why_slow_s55 import OFF, axis, reader_run
-from utils.lessons.why_slow import report, scaling
+from utils.lessons.why_slow import link_report, report, scaling
+
+
+@pytest.fixture(autouse=True)
+def _no_size_off_its_neighbours(monkeypatch):
+    """These tests are of the move and the profile's line: the neighbour test (t36_0001 #1, every size against
+    its two neighbours' line) is tested on its own in test_0001_s75_neighbours, so here it sets nothing apart."""
+    monkeypatch.setattr(link_report, "off_neighbours", lambda us_by_size: [])
 
 
 def test_a_failing_axis_whose_d_is_below_zero_says_so_beside_its_miss():

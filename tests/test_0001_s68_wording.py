@@ -4,6 +4,8 @@ legends in the tables' words and digits, rough spreads judged and printed half u
 (what moved to the blocks is still said there). Fabricated figures throughout."""
 
 import json
+import pytest
+
 from pathlib import Path
 from types import SimpleNamespace as NS
 
@@ -14,6 +16,14 @@ from tests.test_why_slow_s55 import axis, reader_run
 from utils.lessons.start_here import bandwidth, line_check, summary
 from utils.lessons.start_here.cold_copy import Passed
 from utils.lessons.why_slow import algorithms_report, link_report, peak, plotting, profile, report, roofline, scaling
+
+
+@pytest.fixture(autouse=True)
+def _no_size_off_its_neighbours(monkeypatch):
+    """These tests are of the move and the profile's line: the neighbour test (t36_0001 #1, every size against
+    its two neighbours' line) is tested on its own in test_0001_s75_neighbours, so here it sets nothing apart."""
+    monkeypatch.setattr(link_report, "off_neighbours", lambda us_by_size: [])
+
 
 KIB, MIB = 2**10, 2**20
 

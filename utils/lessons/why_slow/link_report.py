@@ -9,7 +9,7 @@ from utils import claims
 from types import SimpleNamespace as NS
 
 from utils.lessons.start_here.line_check import (  # lesson 00's tests of a run's line
-    EDGE, _size, check_line, falling_sentence, miss_text, slower_than_larger)
+    EDGE, _size, check_line, falling_sentence, miss_text, neighbours_line, slower_than_larger)
 from utils.lessons.start_here.printed import percent_shown, printed_accuracy
 # lesson 00's own run of the link: the ledger name ``start_here.summary.to_ledger`` writes (one constant)
 from utils.lessons.start_here.summary import LESSON00_RUN  # noqa: F401  (re-exported by ``report``)
@@ -440,8 +440,9 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
     while one size took 1.88x as long in one as in the other; a line's ± is one run's, and how far the link
     itself moves between runs is this. Within ``EDGE`` (one noisy median's miss) at every size: it held still.
     Past it, the move is set beside the profile's line (``_against_line``; ``kept``: the profile's link, or
-    None), the one line both lessons test their run against. A size the line check calls an outlier among its
-    neighbours, in either run (``_outliers``), is set apart from the range, named with its ratio."""
+    None), the one line both lessons test their run against. A size off the straight line through its two
+    neighbours in either run (``_outliers``: lesson 00's outlier test), is set apart from the range, named with
+    its ratio."""
     if record is None:
         return ("Lesson 00's run of the link (its section 3, kept in the ledger): none recorded (run lesson 00 "
                 "first), so this run has no second run to be set beside.")
@@ -466,7 +467,8 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
         return said + f"Every size both timed is set apart ({apart}), so the two runs cannot be compared here."
     aside = f" ({apart})" if apart else ""
     if all(claims.half_up(abs(r - 1), 2) <= EDGE for r in ratio.values()):  # 1.10x: within ±10%
-        return said + (f"Every pair{' but the one set apart' * bool(apart)} agrees within the ±{EDGE:.0%} one "
+        but = "" if not apart else " but those set apart" if len(every) - len(ratio) > 1 else " but the one set apart"
+        return said + (f"Every pair{but} agrees within the ±{EDGE:.0%} one "
                        f"noisy median may miss by: the link held still between the two lessons' runs{aside}.")
     low, high = min(ratio.values()), max(ratio.values())
     span = f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
@@ -490,17 +492,45 @@ def _checks(link, record: dict, kept) -> dict:
     return {"lesson 00's run": check_line(kept, theirs), "this run": check_line(kept, link)}
 
 
-def _outliers(link, record: dict, kept) -> dict[int, str]:
-    """The sizes the line check calls an outlier among its neighbours in either run (``LineCheck.outlier``),
-    each with whose neighbours ("this run's", "lesson 00's", "both runs'"); none without a usable line."""
-    if not _usable(link, kept):
-        return {}
-    whose = {"lesson 00's run": "lesson 00's", "this run": "this run's"}
+def _outliers(link, record: dict, kept=None) -> dict[int, str]:
+    """The sizes off their neighbours' line in either run (``off_neighbours``), each with whose neighbours
+    ("this run's", "lesson 00's", "both runs'"). Every size between two others is tested, whatever the run's
+    grade against the profile's line: testing only the one size that grade singles out left two sizes off
+    their neighbours carrying the move (t36_0001 #1). ``kept`` is unused: the test needs no profile line."""
+    runs = {"lesson 00's": _run_us(record["sizes"], record["seconds"]),
+            "this run's": _run_us(link.fit.sizes, link.seconds)}
     found: dict[int, str] = {}
-    for name, check in _checks(link, record, kept).items():
-        if check.outlier is not None:
-            found[check.outlier] = "both runs'" if check.outlier in found else whose[name]
+    for whose, us_by_size in runs.items():
+        for n in off_neighbours(us_by_size):
+            found[n] = "both runs'" if n in found else whose
     return found
+
+
+def off_neighbours(us_by_size: dict[int, float]) -> list[int]:
+    """The sizes whose µs (as printed) miss the straight line through their two neighbours' µs by more than
+    ``EDGE`` of their own time: lesson 00's test of a lone size (``LineCheck._lone``), run on every size that
+    has a neighbour on each side. 1 MiB at 486.1 µs between 128.5 µs (512 KiB) and 2,092.9 µs (4 MiB): the
+    line gives 409.1 µs, +16% of its time, off it. One wild size also bends its neighbours' lines, so the worst
+    miss is set apart first and the rest tested again without it, until none is off."""
+    kept, off = dict(us_by_size), []
+    while True:
+        misses = _neighbour_misses(kept)
+        worst = max(misses, key=lambda n: abs(misses[n]), default=None)
+        if worst is None or abs(misses[worst]) <= EDGE * 100:
+            return sorted(off)
+        off.append(worst)
+        del kept[worst]
+
+
+def _neighbour_misses(us_by_size: dict[int, float]) -> dict[int, float]:
+    """Each size with a neighbour on each side: its miss of their straight line, in whole % of its own time."""
+    sizes = sorted(us_by_size)
+    misses = {}
+    for lo, n, hi in zip(sizes, sizes[1:], sizes[2:]):
+        mine = us_by_size[n]
+        between = neighbours_line(n, (lo, us_by_size[lo]), (hi, us_by_size[hi]))
+        misses[n] = claims.half_up((mine - between) / mine * 100, 0)  # the printed whole percent
+    return misses
 
 
 def _moved_said(ratio: dict[int, float]) -> str:
