@@ -87,7 +87,7 @@ def test_the_long_cells_show_one_sentence_and_keep_the_rest_collapsed():
     decode = next(c.source for c in seven if "DECODE = launch(decode.decode_worker" in c.source)
     assert 'say(decode_loss.answer(one_t, tp_t, DECODE_ROW.measured, TP_VERDICT, DECODE["all_reduces"])' in decode
     assert decode.count("say(") == 1 and "how_measured(\"where the split token's time goes" in decode
-    assert "decode_loss.loss_table(" in decode and "*LOSS_TABLE, *WHY)" in decode
+    assert "decode_loss.loss_table(" in decode and "*LOSS_TABLE, *LOSS_NOTE, *WHY)" in decode
     chart = next(c.source for c in seven if c.cell_type == "markdown" and "In this split both rows" in c.source)
     short, _, collapsed = chart.partition("<details>")
     assert "</details>" in collapsed and "α" in collapsed and len(short.splitlines()) <= 8

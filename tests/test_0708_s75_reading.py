@@ -113,3 +113,14 @@ def test_the_claims_row_s_mlp_step_is_recorded_as_printed_with_every_round(monke
     assert got["value"] == 1.38 and got["unit"] == "x" and got["bound"] == 2.0 and got["lesson"] == "07"
     assert got["rounds"] == ratios
     assert got["what"].startswith("one MLP block of width 512 (hidden 2048) on 256 tokens, forward + backward")
+
+
+def test_under_the_loss_table_a_late_return_is_said_to_sit_in_one_of_the_rows_naming_it():
+    from utils.lessons.tensor_parallel import decode_loss
+
+    inside = {"rank 0": 6.0e-3, "both inside": 4.0e-3}   # beyond the price, and a wait: two rows name it
+    note = decode_loss.late_note(1.0e-3, 8.0e-3, inside, 1.0e-3, 0.30, 0.02e-3)
+    assert note == ["A late return lands in one of the two rows that name it, never both; no shared clock tells "
+                    "which."]
+    within = {"rank 0": 6.0e-3, "both inside": 1.0e-3}   # within the price: one row names a late return
+    assert decode_loss.late_note(1.0e-3, 8.0e-3, within, 1.0e-3, 0.30, 0.02e-3) == []

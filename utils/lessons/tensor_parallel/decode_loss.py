@@ -316,6 +316,15 @@ def loss_table(one_t: float, tp_t: float, inside: dict, price: float, residual: 
                  title=title + note)
 
 
+def late_note(one_t: float, tp_t: float, inside: dict, price: float, residual: float, extra_launch: float) -> list:
+    """The line under ``loss_table`` where two of its rows name a late return, so that a reader does not look
+    for it counted twice (t36_0708 other #4); [] where one row or none does."""
+    rows = loss_rows(one_t, tp_t, inside, price, residual, extra_launch)
+    if sum("late return" in what or "returning late" in what for what, _ in rows) < 2:
+        return []
+    return ["A late return lands in one of the two rows that name it, never both; no shared clock tells which."]
+
+
 def shares_miss(rows: list[tuple[str, float]]) -> bool:
     """Whether a group of ``loss_rows`` whose ms add up to their row, as printed, has shares that, as printed
     (whole per cent), do not: 19% + 52% + 15% beside 85% (t32_0708 #4). The top rows are one group (their
