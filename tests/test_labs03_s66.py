@@ -99,8 +99,8 @@ def test_lab_01s_check_3_gives_the_allowance_one_purpose_and_leaves_write_alloca
     cells = nbformat.read(Path(__file__).resolve().parents[1] / "labs/01_predict_the_roofline.ipynb", as_version=4).cells
     said = " ".join(cells[16].source.split())
     assert "That allowance is a margin for the ceilings' noise" in said and "gets back" not in said
-    assert "It may also have to hold write-allocate (lesson 01): on a CPU the memory reads a cache line before " \
-           "writing it" in said
+    assert "It may also have to cover the traffic that write-allocate adds (lesson 01): on a CPU the memory " \
+           "reads a cache line before writing it" in said
     assert "The take-aways print, from this run, how far that lets these ops pass their memory roof, and whether " \
            "the 25 % holds it." in said
 
