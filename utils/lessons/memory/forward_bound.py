@@ -127,7 +127,8 @@ def _in_forwards(extra_ms: float, low: float, high: float, noise: float, working
     a, b, pm, verdict = _forwards_verdict(extra_ms, low, high, noise)
     # what set the ±: the rounds' noise in ms (over the shorter forward), or the floor where that is larger,
     # named with the share the rounds' noise gives, so that 1.3 / 21.3 = 0.06 beside 0.10 is explained (t32_0506 #2)
-    source = (f"; ± {claims.as_printed(noise * 1e3, 1):.1f} ms, the rounds' noise" if pm > FLOOR else
+    # the noise in ms rounded half up, as a reader rounds a printed ± x a printed step (t36_0506 #2)
+    source = (f"; ± {claims.half_up(noise * 1e3, 1):.1f} ms, the rounds' noise" if pm > FLOOR else
               "; ± at its floor, a tenth of a forward" + _under_floor(noise, low))
     if a == b:
         return (f"{a:.2f} ± {pm:.2f} of a forward ({claims.percent(a)} of the predicted extra time{working}"
@@ -140,7 +141,7 @@ def _under_floor(noise: float, low: float) -> str:
     """Beside "± at its floor": the share of a forward the rounds' own noise (seconds) gives, worked from the ms
     as printed over the shorter forward, ": the rounds' ± 1.3 ms over 21.3 ms is 0.06"; "" where no rounds'
     noise was given."""
-    noise_ms, lo_ms = claims.as_printed(noise * 1e3, 1), claims.as_printed(low * 1e3, 1)
+    noise_ms, lo_ms = claims.half_up(noise * 1e3, 1), claims.as_printed(low * 1e3, 1)
     if noise_ms <= 0:
         return ""
     return f": the rounds' ± {noise_ms:.1f} ms over {lo_ms:.1f} ms is {claims.half_up(noise_ms / lo_ms, 2):.2f}"
@@ -153,7 +154,7 @@ def _forwards_verdict(extra_ms: float, low: float, high: float, noise: float) ->
     printed figures (0.80 ± 0.21 reaches 1.01)."""
     lo_ms, hi_ms = claims.as_printed(low * 1e3, 1), claims.as_printed(high * 1e3, 1)
     fewest, most = claims.half_up(extra_ms / hi_ms, 2), claims.half_up(extra_ms / lo_ms, 2)
-    pm = max(FLOOR, claims.half_up(claims.as_printed(noise * 1e3, 1) / lo_ms, 2))
+    pm = max(FLOOR, claims.half_up(claims.half_up(noise * 1e3, 1) / lo_ms, 2))
     verdict = ("less than the predicted forward" if round(most + pm, 2) < 1 else
                "more than the predicted forward" if round(fewest - pm, 2) > 1 else "about one forward, as predicted")
     return fewest, most, pm, verdict
