@@ -157,17 +157,20 @@ def faster_within_bound(m, name: str) -> bool:
 def all_hold(*reads) -> bool:
     """Every read (a function returning True or False) holds: False where any does not, even where another
     passed its bound (a contradiction is said before a finding); ``AboveBound`` where one passed its bound and
-    none failed; True where all hold within their bounds. Other answers (``Missing``, ``Busy``, ``Noisy``)
-    propagate from the first read that raises one."""
-    above = None
+    none failed; True where all hold within their bounds. An inconclusive read (``Missing``, ``Busy``,
+    ``Noisy``) hides neither: a figure from a loaded machine is not evidence either way, so the other figures
+    are still read (t36_09 #1), and the first inconclusive answer is raised only where none of them decides."""
+    above = inconclusive = None
     for read in reads:
         try:
             if not read():
                 return False
         except AboveBound as found:
             above = above or found
-    if above is not None:
-        raise above
+        except (Missing, Busy, Noisy) as unread:
+            inconclusive = inconclusive or unread
+    if above is not None or inconclusive is not None:
+        raise above or inconclusive
     return True
 
 
