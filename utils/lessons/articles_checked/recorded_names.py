@@ -40,6 +40,8 @@ def read_results() -> dict:
             "naive_split_bench": from_bench("naive_split", True),  # make bench's split alone, beside lesson 02's
             # lesson 07 §1's tensor-parallel pass (row A21 sets it beside this page's own rounds)
             "tensor_parallel": from_ledger("tensor_parallel_speedup", gpu_figure=True),
+            # lesson 07's split MLP step (row A21 sets it beside make bench's MLP block)
+            "tensor_parallel_mlp": from_ledger("tensor_parallel_mlp_step_speedup", gpu_figure=True),
             # lesson 07 §5's decode: the share of its loss timed inside the all-reduces (row B2)
             "decode_allreduce": from_ledger("tensor_parallel_decode_allreduce_share", gpu_figure=True),
             # lesson 07 §1's article split (rows A11 and A19 set it beside this page's own rounds)
@@ -63,7 +65,7 @@ WHERE_TO_RECORD = {"ddp": "lesson 03", "naive_split": "lesson 02", "pipeline": "
                    "fsdp": "make bench fsdp", "prune": "make bench prune", "decode": "make bench tensor_parallel",
                    "pipeline_configs": "make bench pipeline",
                    "link_alpha": "lesson 00", "link_beta": "lesson 00", "link_00": "lesson 00",
-                   "tensor_parallel": "lesson 07",
+                   "tensor_parallel": "lesson 07", "tensor_parallel_mlp": "lesson 07",
                    "decode_allreduce": "lesson 07",
                    "article_split": "lesson 07", "fused_attention": "lesson 01", "fused_gelu": "lesson 01",
                    **{name: "lesson 02" for name in TWO_STAGES}}

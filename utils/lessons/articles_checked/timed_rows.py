@@ -16,6 +16,7 @@ from utils.lessons.articles_checked.evidence import CNN_BATCH, CNN_STEPS, LINK_R
 from utils.lessons.articles_checked.figures import (DEVICES, PACKED_BOUND, _sends, cnn_rounds,
                                                     compression_rounds, fixed_cost, quote, recorded_verdict,
                                                     rounds_above_words, rounds_finding, rounds_record, spread_of)
+from utils.lessons.articles_checked.bench_lessons import figure_text, run_figures  # two runs, one rule
 from utils.lessons.articles_checked.sources import ARITHMETIC, MEASURED, Part, two_devices
 from utils.lessons.articles_checked.lesson_01_pairs import GAP_BETWEEN_RUNS  # one wording for a gap between runs
 from utils.lessons.start_here.line_check import EDGE  # lesson 00's rule: what one noisy median may miss by
@@ -118,21 +119,34 @@ def a21(m):
     if m["results"].get("tensor_parallel"):  # lesson 07 §1's run of the same blocks (the row's why compares)
         parts.append(quote(m, "tensor_parallel", lambda r: lesson_07_words(m, r)))
     if m["results"]["decode"]:
-        parts.append(quote(m, "decode", lambda r: f"{tensor_parallel_block_words(r)}; "
+        mlp = m["results"].get("tensor_parallel_mlp")  # lesson 07's split MLP step, where recorded
+        parts.append(quote(m, "decode", lambda r: f"{tensor_parallel_block_words(r, mlp and mlp.record)}; "
                                                   "decoding one token at a time (KV cache: each layer keeps the "
                                                   "keys and values of the tokens so far, so a new token computes "
                                                   f"only its own; batch 1): {decode_words(r)}"))
     return parts
 
 
-def tensor_parallel_block_words(record: dict) -> str:
+def tensor_parallel_block_words(record: dict, lesson_07: dict | None = None) -> str:
     """make bench's tensor-parallel figure with its set-up, as its note names it: "an MLP block (...), forward
-    and backward, on two workers: 1.50x one device's speed, bound 2x"."""
+    and backward, on two workers: 1.50x one device's speed, bound 2x"; beside it lesson 07's split MLP step
+    (``lesson_07``: its ledger record, ``tensor_parallel_mlp_step``) where recorded, both figures with their ±
+    and whether the two runs agree by the course's rule between runs (``claims.runs_agree``); where lesson 07
+    has not recorded it, that this row does not compare the two runs."""
     setup = record.get("note", "").split(", gloo")[0].split(";")[0]
-    return (f"{setup or 'its tensor-parallel block'}, on two workers: {record['value']:.2f}x one device's speed, "
+    head = (f"{setup or 'its tensor-parallel block'}, on two workers: {record['value']:.2f}x one device's speed, "
             f"bound {record['bound']:g}x (another set-up than lesson 07's blocks above: one MLP block, and "
-            "training's backward pass too; make bench's own run: lesson 07 times its blocks in its own run, and "
-            "this row does not compare the two runs)")
+            "training's backward pass too; make bench's own run")
+    if lesson_07 is None:
+        return head + (": lesson 07 times its blocks in its own run, and this row does not compare the two "
+                       "runs)")
+    (bx, bs, brounds, _), (lx, ls, lrounds, _) = run_figures(record), run_figures(lesson_07)
+    said = (f", {figure_text(bx, bs, brounds)}; lesson 07's own run of its split MLP step "
+            f"({lesson_07.get('what', 'one MLP block').split(': the median')[0]}), {figure_text(lx, ls, lrounds)}")
+    if claims.runs_agree(bx, bs, lx, ls):
+        return head + said + ": within noise of each other (one median ± its spread covers the other's))"
+    return head + said + (": neither median ± its spread covers the other's, so the two runs disagree, which "
+                          "neither run measures the cause of)")
 
 
 def b2(m):
