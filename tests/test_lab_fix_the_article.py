@@ -394,7 +394,7 @@ def test_the_largest_miss_is_called_the_splits_own_only_by_the_reports_rule():
     # twenty-first reading: the report's block says whose miss it is; the take-away points to it
     assert "its rounds ran longer" in said and "is this plan's line in the report's block above" in said, said
     own = lab.owner_words(3.00, 1.00, BAND_30, 3.00)
-    assert ("against the prediction it took 3.00x, above the fit's band 0.77-1.43x, and the ping-pong of the same "
+    assert ("the split over the prediction: 3.00x, above the fit's band 0.77-1.43x, and the ping-pong of the same "
             "bytes 1.00x, inside it.") in own and own.startswith("the miss is the split's own. ")
     scattered = [300, 30, 300, 90, 300, 30, 300, 300, 300]  # 3 of 9 rounds below the ping-pong
     said = " ".join(lab._miss_owner(_timed(scattered, steady), 100e-6, BAND_30).split())
@@ -404,7 +404,7 @@ def test_the_largest_miss_is_called_the_splits_own_only_by_the_reports_rule():
     assert ("a miss under the prediction, not the split's excess (the ping-pong of the same bytes left the band on "
             "that side too). The split's excess over the ping-pong of the same bytes, round by round: the median of "
             "its rounds' ratios is 1.38x") in said
-    assert ("against the prediction it took 0.62x, under the fit's band 0.89-8.35x, and the ping-pong of the same "
+    assert ("the split over the prediction: 0.62x, under the fit's band 0.89-8.35x, and the ping-pong of the same "
             "bytes 0.45x, under it (the link table holds no time for these message sizes") in said
     assert "the miss is the split's own" not in said and "the fit itself missed" not in said
 
@@ -413,18 +413,18 @@ def test_whose_miss_it_is_follows_both_figures_on_every_branch():
     """Session 50's second reading: a split longer than its ping-pong owns the miss against the prediction only
     where it ran over the prediction and the ping-pong of the same bytes stayed inside the fit's band."""
     own = lab.owner_words(1.50, 1.10, BAND_30, 1.36)
-    assert own.endswith("took 1.50x, above the fit's band 0.77-1.43x, and the ping-pong of the same bytes 1.10x, "
+    assert own.endswith("prediction: 1.50x, above the fit's band 0.77-1.43x, and the ping-pong of the same bytes 1.10x, "
                         "inside it.") and own.startswith("the miss is the split's own. "), own
     outside = lab.owner_words(0.62, 0.45, (0.89, 8.35), 1.38)
     assert ("excess over the ping-pong of the same bytes, round by round: the median of its rounds' ratios is "
-            "1.38x; against the prediction it took 0.62x") in outside
+            "1.38x; the split over the prediction: 0.62x") in outside
     assert "a miss under the prediction, not the split's excess (the ping-pong of the same bytes left" in outside
     over = lab.owner_words(2.0, 1.50, BAND_30, 1.33)  # over the band
     assert ("the ping-pong of the same bytes 1.50x, above it (the link table holds no time for these message sizes: "
             "the fit's miss at them, the link now against when fitted, or the rounds' briefer ping-pong, not told "
             "apart).") in over and over.startswith("a miss, not the split's alone")
     under = lab.owner_words(0.95, 0.85, BAND_30, 1.12)  # the split under the prediction, its ping-pong in band
-    assert "against the prediction it took 0.95x, inside the fit's band 0.77-1.43x" in under
+    assert "the split over the prediction: 0.95x, inside the fit's band 0.77-1.43x" in under
     assert "inside the fit's band 0.77-1.43x" in under and "the fit itself missed" not in under
     assert "no miss of the model" in lab.owner_words(1.004, 0.90, BAND_30, 1.12)  # inside the band
     text = " ".join(lab.miss_sentence([0.62], [0.45], (0.89, 8.35), {"plan 2": GAP}).split())

@@ -15,7 +15,7 @@ def test_the_excess_is_the_ratio_of_the_printed_medians_and_the_rounds_figure_is
                            "from the table's medians: "
                            "164 µs against 133 µs, 1.23x, more than the split's ratio to the prediction given next, as that "
                            "ping-pong ran under the prediction (round by round, the median of the 9 rounds' "
-                           "ratios, not a ratio of the two medians, is 1.62x); against the prediction it took "
+                           "ratios, not a ratio of the two medians, is 1.62x); the split over the prediction: "
                            "1.18x"), said
     assert "own part" not in said and said.count("the miss is the split's own") == 1  # said first, once
     assert said.count("1.18x") == 1  # t35_labs03 other 2: the split's ratio to the prediction given once

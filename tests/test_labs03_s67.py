@@ -44,7 +44,7 @@ def test_a_split_inside_the_full_band_is_no_miss_of_the_model_but_above_the_fit_
 
     medians = (344e-6, 162e-6)
     wide = rounds.owner_words(1.50, 0.71, (0.76, 2.13), 2.14, None, medians, 9, 16384)
-    assert ("it took 1.50x, inside the fit's band at its own sizes, 16,384 bytes included (this plan sends it), "
+    assert ("the split over the prediction: 1.50x, inside the fit's band at its own sizes, 16,384 bytes included (this plan sends it), "
             "0.76-2.13x, and the ping-pong") in wide
     assert "no miss of the model, but only because two gaps cancelled" in wide and "split's own" not in wide
     narrow = rounds.owner_words(1.50, 0.71, (0.76, 1.45), 2.14, None, medians, 9)

@@ -22,7 +22,7 @@ def test_a_split_inside_the_band_is_no_miss_of_the_model_and_its_own_part_is_its
     assert said == ("no miss of the model. "
                     "The split's excess over the ping-pong of the same bytes, round by round: the median of its "
                     "rounds' ratios is 1.15x; "
-                    "against the prediction it took 1.02x, inside the fit's band 0.83-1.50x, and the ping-pong of the "
+                    "the split over the prediction: 1.02x, inside the fit's band 0.83-1.50x, and the ping-pong of the "
                     "same bytes 0.83x, inside it.")
     assert "the miss is the split's own" not in said
 
@@ -30,14 +30,14 @@ def test_a_split_inside_the_band_is_no_miss_of_the_model_and_its_own_part_is_its
 # the verdict first (t33_labs03), then the figures it rests on
 @pytest.mark.parametrize("split_x, pp_x, words", [
     (1.71, 1.03, "the miss is the split's own. The split's excess"),
-    (1.71, 1.03, "took 1.71x, above the fit's band 0.83-1.50x, and the ping-pong of the same bytes 1.03x, inside "
+    (1.71, 1.03, "prediction: 1.71x, above the fit's band 0.83-1.50x, and the ping-pong of the same bytes 1.03x, inside "
                  "it."),
-    (1.506, 1.03, "took 1.51x, above the fit's band"),   # 1.51 as printed: past the band's printed end
-    (1.504, 1.03, "took 1.50x, inside the fit's band"),   # 1.50 as printed: at its end, inside
+    (1.506, 1.03, "prediction: 1.51x, above the fit's band"),   # 1.51 as printed: past the band's printed end
+    (1.504, 1.03, "prediction: 1.50x, inside the fit's band"),   # 1.50 as printed: at its end, inside
     (0.80, 0.90, "a miss under the prediction, not the split's excess. The split's excess"),
-    (0.80, 0.90, "took 0.80x, under the fit's band 0.83-1.50x, and the ping-pong of the same bytes 0.90x, inside "
+    (0.80, 0.90, "prediction: 0.80x, under the fit's band 0.83-1.50x, and the ping-pong of the same bytes 0.90x, inside "
                  "it."),
-    (1.71, 1.57, "took 1.71x, above the fit's band 0.83-1.50x, and the ping-pong of the same bytes 1.57x, above it"),
+    (1.71, 1.57, "prediction: 1.71x, above the fit's band 0.83-1.50x, and the ping-pong of the same bytes 1.57x, above it"),
 ])
 def test_whose_miss_follows_the_printed_split_and_ping_pong_on_every_branch(split_x, pp_x, words):
     said = rounds.owner_words(split_x, pp_x, BAND, 1.38)

@@ -26,7 +26,7 @@ def test_the_readers_split_inside_the_band_is_no_miss_and_its_ping_pong_is_told_
     assert said.split(". ", 1)[1].startswith("The split's excess over the ping-pong of the same bytes, round by "
                     "round: the median "
                     "of its rounds' ratios is 1.55x; "
-                    "against the prediction it took 0.96x, inside the fit's band 0.86-1.10x, and the ping-pong of "
+                    "the split over the prediction: 0.96x, inside the fit's band 0.86-1.10x, and the ping-pong of "
                     "the same bytes 0.72x, under it (the fit's own miss at these sizes, the link table's 192.6 µs "
                     "against 222.2 µs fitted, 0.87x; the ping-pong against that table, 160 µs against 192.6 µs, "
                     "0.83x: the link now against when fitted, or the rounds' briefer ping-pong, not told apart).")
@@ -40,7 +40,7 @@ def test_the_readers_split_inside_the_band_is_no_miss_and_its_ping_pong_is_told_
 @pytest.mark.parametrize("split_x, pp_x, pair, words, verdict", [
     # t24_labs03 #1: the ping-pong's gap split in two by the link table (the fit's own miss at these sizes, the
     # ping-pong against the table), never "inside the band" for the second ratio
-    (1.30, 1.20, (160.0, 150.0, 133.3), "took 1.30x, above the fit's band 0.86-1.10x, and the ping-pong of the same "
+    (1.30, 1.20, (160.0, 150.0, 133.3), "prediction: 1.30x, above the fit's band 0.86-1.10x, and the ping-pong of the same "
      "bytes 1.20x, above it (the fit's own miss at these sizes, the link table's 150.0 µs against 133.3 µs fitted, "
      "1.13x; the ping-pong against that table, 160 µs against 150.0 µs, 1.07x: the link now against when fitted, "
      "or the rounds' briefer ping-pong, not told apart).", "a miss, not the split's alone (the ping-pong of the same "
@@ -54,15 +54,15 @@ def test_the_readers_split_inside_the_band_is_no_miss_and_its_ping_pong_is_told_
      "a miss, not the split's alone (the ping-pong of the same bytes left the band on that side too)"),
     (1.30, 0.70, (100.0, 150.0, 142.9), "100 µs against 150.0 µs, 0.67x: the link now against when fitted, or the "
      "rounds' briefer ping-pong, not told apart).", "the miss is the split's own"),
-    (1.30, 1.00, None, "took 1.30x, above the fit's band 0.86-1.10x, and the ping-pong of the same bytes 1.00x, "
+    (1.30, 1.00, None, "prediction: 1.30x, above the fit's band 0.86-1.10x, and the ping-pong of the same bytes 1.00x, "
      "inside it.", "the miss is the split's own"),
-    (0.80, 0.70, None, "took 0.80x, under the fit's band 0.86-1.10x, and the ping-pong of the same bytes 0.70x, "
+    (0.80, 0.70, None, "prediction: 0.80x, under the fit's band 0.86-1.10x, and the ping-pong of the same bytes 0.70x, "
      "under it (the link table holds no time", "a miss under the prediction, not the split's excess (the ping-pong "
      "of the same bytes left the band on that side too)"),
-    (0.80, 0.90, None, "took 0.80x, under the fit's band 0.86-1.10x, and the ping-pong of the same bytes 0.90x, "
+    (0.80, 0.90, None, "prediction: 0.80x, under the fit's band 0.86-1.10x, and the ping-pong of the same bytes 0.90x, "
      "inside it.", "a miss under the prediction, not the split's excess"),
-    (1.104, 1.00, None, "took 1.10x, inside the fit's band 0.86-1.10x", "no miss of the model"),  # 1.10 as printed
-    (1.106, 1.00, None, "took 1.11x, above the fit's band 0.86-1.10x", "the miss is the split's own"),  # past it
+    (1.104, 1.00, None, "prediction: 1.10x, inside the fit's band 0.86-1.10x", "no miss of the model"),  # 1.10 as printed
+    (1.106, 1.00, None, "prediction: 1.11x, above the fit's band 0.86-1.10x", "the miss is the split's own"),  # past it
 ])
 def test_whose_miss_judges_the_split_on_the_band_first_on_every_branch(split_x, pp_x, pair, words, verdict):
     """The verdict first (t33_labs03: it came at the end of a 7-line sentence), then the figures it rests on."""
@@ -85,7 +85,7 @@ def test_the_report_passes_each_cases_link_table_time_to_whose_miss():
     assert ("- frozen: no miss of the model, but only because two gaps cancelled") in text
     assert ("coincidence. The split's excess over the ping-pong of the same bytes, round by round: the median of the "
             "9 rounds' ratios is 2.00x; "
-            "against the prediction it took 0.96x, inside the fit's band") in text
+            "the split over the prediction: 0.96x, inside the fit's band") in text
     assert ("160 µs against 192.6 µs, 0.83x: the link now against when fitted, or the rounds' briefer ping-pong, "
             "not told apart).") in text
 
@@ -102,7 +102,7 @@ def test_the_take_aways_largest_miss_reads_the_same_link_table_time():
     assert "whose miss it is, from both figures, is this plan's line in the report's block above" in said
     from utils.labs.fix_the_article import rounds
     block = " ".join(rounds.owner_words(1.25, 0.75, BAND, 1.67, (150.0, 200.0, 200.0)).split())
-    assert ("took 1.25x, above the fit's band 0.86-1.10x, and the ping-pong of the same bytes 0.75x, under it "
+    assert ("prediction: 1.25x, above the fit's band 0.86-1.10x, and the ping-pong of the same bytes 0.75x, under it "
             "(the fit's own miss at these sizes, the link table's 200.0 µs against 200.0 µs fitted, 1.00x; the "
             "ping-pong against that table, 150 µs against 200.0 µs, 0.75x: the link now against when fitted, or "
             "the rounds' briefer ping-pong, not told apart)") in block, block

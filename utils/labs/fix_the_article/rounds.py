@@ -322,7 +322,9 @@ def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: 
     own = excess_words(split_x, pp_x, excess, medians, n_rounds)
     where = "above" if split > hi else "under" if split < lo else "inside"
     pp_where = "above" if pp > hi else "under" if pp < lo else "inside"
-    figures = (f"{own[0].upper()}{own[1:]}; against the prediction it took {split_x:.2f}x, {where} "
+    # named "the split over the prediction", never "it took": beside the rounds' excess, two equal figures
+    # (2.35x and 2.35x) read as one (t36_labs03 other 1)
+    figures = (f"{own[0].upper()}{own[1:]}; the split over the prediction: {split_x:.2f}x, {where} "
                f"{band_named(band, included)}, and the ping-pong of the same bytes {pp_x:.2f}x, "
                f"{_ping_pong_side(pp, lo, hi, pair)}.")
     return f"{_owner_verdict(where, pp_where)}. {figures}"
