@@ -15,8 +15,9 @@ def _source(name: str, index: int) -> str:
 
 def test_lesson_05_cell_37_gives_each_rule_its_own_sentence():
     text = _source("05_data_prefetch.ipynb", 37)
-    assert "its noise (`paired_noise`): half their middle half's range (the middle half: the rounds between the " \
-           "quartiles), at least 2 % of their median." in text
+    # the rule in cell 38's words (test_0506_s66), the middle half defined after it
+    assert "its noise (`paired_noise`): half their middle half's range, at least 2 % of their median (the middle " \
+           "half: the rounds between the quartiles)." in text
     assert "One exception: rounds all on one side of 1x are not noise, even where the ± reaches 1x." in text
     assert "; each section names its own ± rule" not in text
 
