@@ -261,7 +261,7 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     explained = pipeline_explained(m)
     if not above:
         counted = not explained  # the medians sentence counts lesson 02 §9's medians among the rest
-        return [part for part in (explained or medians_sentence(m) + pipeline_rounds(m),
+        return [part for part in (explained or medians_sentence(m) + pipeline_rounds(m), two_stages_past(m),
                                   split_paragraph(m, []).strip(), *bench_beside_paragraphs(m), configs_tail(m, counted).strip(),
                                   NOISE_RULE.strip()) if part]
     labels = recorded_speedups()
@@ -294,6 +294,14 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     # make bench's runs, a paragraph each (t29_09): lesson 02's pipeline, then each run beside its lesson's
     return [part for part in (note, explained, *bench_paragraphs(m), *bench_beside_paragraphs(m),
                               configs_tail(m, False, named).strip(), NOISE_RULE.strip()) if part]
+
+
+def two_stages_past(m: dict) -> str:
+    """Lesson 02 §9's reading of each of its schedules whose median passed its bound, whatever the rows' checks
+    answered (t36_09 #2: the medians sentence marks them "(past it)", and row A19 points here for them)."""
+    return " ".join(lesson_02_two_stages_reading(m["results"][name].record, label)
+                    for name, label in TWO_STAGES.items()
+                    if m["results"].get(name) is not None and past_bound(speedup_words(m, name)))
 
 
 def split_paragraph(m: dict, found: list[str]) -> str:
