@@ -28,8 +28,8 @@ def test_most_rounds_outside_the_spread_are_not_called_outlying():
     said = threads_cost._past_spread_text(MOST_OUT)
     assert said == ("; rounds 1.83x and 1.87x lie below the median - the spread (2.22 - 0.19 = 2.03x); round 2.69x "
                     "lies beyond the median + the spread (2.22 + 0.19 = 2.41x): the ± (half the middle half's "
-                    "range) leaves out 3 of the 5 rounds: built from the middle rounds alone, it leaves out about half "
-                    "of any rounds by design; the rounds run 1.83x to "
+                    "range) leaves out 3 of the 5 rounds, as a ± built from the middle half of the rounds does by "
+                    "design (about half of them); the rounds run 1.83x to "
                     "2.69x"), said
     assert "outlying" not in said
     one_side = threads_cost._past_spread_text([1.0, 1.5, 1.6, 3.0])

@@ -36,6 +36,7 @@ from utils.bench import alternate
 from utils.checks import expect, run_check
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.own_work import is_the_reference  # noqa: F401 (the tests call it here)
+from utils.labs.make_it_fast.threads_agree import profiler_words
 from utils.labs.make_it_fast.threads_cost import profiled_then_timed
 from utils.launch import launch
 from utils.lessons.why_slow.profile import without_profiler_notices
@@ -132,6 +133,11 @@ class Diagnosis:
         as the page prints it (whole ms), so that a reader who divides the tokens by that step finds it."""
         return tokens_per_step() / (claims.as_printed(self.reference["step"], 0) / 1e3)
 
+    @property
+    def profiler_words(self) -> str:
+        """", which slowed it here" after "under the profiler" where this run saw it (``threads_agree``)."""
+        return _profiler_words(self)
+
 
 def profile_slow(*readers, steps: int = PROFILE_STEPS) -> Diagnosis:
     """Launch the slow script on two workers for ``steps`` steps, rank 0 under ``torch.profiler``; each
@@ -211,6 +217,13 @@ def diagnosis_table(diagnosis: Diagnosis) -> Table | str:
                        f"{reading[ALL_REDUCES]:.3g} all-reduce calls a step")
 
 
+def _profiler_words(diagnosis) -> str:
+    """", which slowed it here" where this run timed the slow script alone faster than under the profiler
+    (``threads_agree``), else "": a diagnosis without those figures says nothing."""
+    reference = getattr(diagnosis, "reference", None) or {}
+    return profiler_words(getattr(diagnosis, "threads", None), reference.get("forward and backward", 0.0))
+
+
 def share_text(share: float) -> str:
     """A share to one decimal, rounded half up (63.45% -> "63.5%"): whole percents of rows do not add up."""
     return f"{claims.half_up(100 * share, 1):.1f}%"
@@ -222,9 +235,11 @@ def show_target(diagnosis: Diagnosis, steps: int = script.STEPS) -> None:
     slow = diagnosis.slow_tokens_per_s
     times = claims.printed_ratio(reference, slow, 0)  # from the two tokens/s as printed (whole tokens)
     target = claims.half_up(SPEED_SHARE * round(reference), 0)  # 80 % of the figure as printed, half up
-    print(f"the slow script: {slow:,.0f} tokens/s (timed under the profiler, which slows it);\n"
-          f"the reference plan, run now: {reference:,.0f} tokens/s, {times:.1f}x that (less against the "
-          f"slow script\nrun without the profiler); your target: at least {SPEED_SHARE:.0%} of the reference plan's, "
+    # "less against ..." only where this run saw the profiler slow it (thirty-sixth reading: it timed it faster)
+    less = " (less against the slow script run\nwithout the profiler)" if _profiler_words(diagnosis) else ""
+    print(f"the slow script: {slow:,.0f} tokens/s (timed under the profiler{_profiler_words(diagnosis)});\n"
+          f"the reference plan, run now: {reference:,.0f} tokens/s, {times:.1f}x that{less};\n"
+          f"your target: at least {SPEED_SHARE:.0%} of the reference plan's, "
           f"about {target:,.0f} tokens/s\n(the speed check counts this run as its first round and times more; it "
           "judges the median\nof the paired rounds' ratios, so its reference figure moves with them);\n"
           f"measured on {devices.plan(WORLD).label}")
@@ -525,7 +540,7 @@ def check_speed(train_fn, steps: int = script.STEPS, diagnosis: Diagnosis | None
         SPEEDS[(id(train_fn), steps)] = (train_fn, mine)  # the take-aways quote this step time, not round 1's
         where = f"; measured on {devices.plan(WORLD).label}"
         slow = (f"; {claims.printed_ratio(mine, diagnosis.slow_tokens_per_s, 0):.1f}x the slow script's "
-                "(timed under the profiler, which slows it)" if diagnosis else "")
+                f"(timed under the profiler{_profiler_words(diagnosis)})" if diagnosis else "")
         left = what_is_left(yours[0], steps)
         expect(share >= SPEED_SHARE,
                f"{both_medians(mine, theirs, len(ratios))}; median of the paired "

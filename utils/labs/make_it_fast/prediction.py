@@ -17,6 +17,7 @@ from utils import checks, claims
 from utils.checks import expect, run_check
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.checks import ALL_REDUCES, BANK, Diagnosis
+from utils.labs.make_it_fast.threads_agree import timings_disagree
 from utils.labs.make_it_fast.threads_cost import gathered, profiler_gap_ms
 
 NAME = "your prediction from the profile"
@@ -156,11 +157,13 @@ def prediction_sentence(predict: Callable, diagnosis: Diagnosis, measured: float
     predicted, measured = _printed_pair(predict, diagnosis, measured)
     slow = diagnosis.reference["step"]
     said = (f"Your prediction from the profile: {predicted:.0f} ms a step, with {kept_words()} (the slow "
-            f"script's step: {slow:.0f} ms, under the profiler, which slows it); your script measured "
+            f"script's step: {slow:.0f} ms, under the profiler{diagnosis.profiler_words}); your script measured "
             f"{measured:.0f} ms a step ({source})")
     if measured < (1 - within) * predicted:
         apart = ("the threads' part timed below; the rest not measured apart" if _threads_timed(diagnosis)
                  else "not measured apart")
+        if timings_disagree(diagnosis.threads, diagnosis.reference.get("forward and backward", 0.0)):
+            apart = "not measured apart: the threads' timing below disagrees with the profile"
         return (said + f": {predicted - measured:.0f} ms under the prediction, saved inside the regions it "
                 f"kept as profiled, and in the profiler's own overhead on the slow script's step ({apart}). A "
                 "region's time alone does not say how fast it could run: the rate under the table, against what "

@@ -22,6 +22,7 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 from utils import bench, claims
 from utils.labs.make_it_fast import script
+from utils.labs.make_it_fast.threads_agree import disagree_text, timings_disagree
 from utils.labs.make_it_fast.threads_groups import spread_working
 from utils.launch import current_backend, current_device, keep_until_exit
 
@@ -196,21 +197,26 @@ def _ends(value: float, spread: float, ratios: list) -> tuple[float, float, str]
     return low, high, "".join(f", {note}" for note in notes)
 
 
-def _rest_text(low: float, high: float) -> str:
+def _rest_text(low: float, high: float, wide: tuple[float, str] | None = None) -> str:
     """The miss the saving leaves, as printed: "the other 215 ms", "the other 215 to 573 ms", or "the rest,
-    up to 573 ms" where the largest saving covers the whole miss."""
+    up to 573 ms" where the largest saving covers the whole miss. ``wide``: the most it leaves at the low end
+    of the speed-up's ± or rounds, and where ("2.25x, the low end of the rounds"), named where it leaves more
+    (thirty-sixth reading: "up to 153 ms" beside rounds down to 2.25x, which leave 359 ms)."""
     low = max(low, 0.0)
+    more = f" ({wide[0]:.0f} ms at {wide[1]})" if wide and wide[0] > high else ""
     if low == high:
-        return f"the other {high:.0f} ms"
-    return f"the rest, up to {high:.0f} ms" if not low else f"the other {low:.0f} to {high:.0f} ms"
+        return f"the other {high:.0f} ms{more}"
+    return (f"the rest, up to {high:.0f} ms" if not low else f"the other {low:.0f} to {high:.0f} ms") + more
 
 
-def _candidates(rest: str, kept: float, gap: str = "") -> str:
+def _candidates(rest: str, kept: float, gap: str = "", most: float | None = None) -> str:
     """The miss the threads' saving leaves (``rest``, ``_rest_text``'s), and what may hold it: named as
     candidates, since this run times none of them apart (the kept regions first: they ran at the slow count
-    too, and can hold at most their own ms; then ``gap``, the profiled forward and backward over the timed,
-    where this run kept both; where it did not, the profiler's overhead in general)."""
-    first = f"the kept regions above (up to {kept:.0f} ms of it), " if kept else ""
+    too, and can hold at most their own ms, and no more than ``most``, the most ``rest`` leaves: thirty-sixth
+    reading, "up to 313 ms" of a rest of 153 ms; then ``gap``, the profiled forward and backward over the
+    timed, where this run kept both; where it did not, the profiler's overhead in general)."""
+    held = "all of it" if most is not None and kept >= most else f"{kept:.0f} ms of it"
+    first = f"the kept regions above (up to {held}), " if kept else ""
     if gap:  # three candidates or more: a sentence of their own
         return (f". {rest[0].upper()}{rest[1:]} of the miss has candidates not timed apart: {first}{gap}, and "
                 "your script's other changes inside forward and backward (fewer all-reduces a step, for one)")
@@ -233,9 +239,15 @@ def _gap_text(bases: list[float], value: float, gap_ms: float | None = None) -> 
             f"{counted:.0f} ms of it as the threads')")
 
 
+def _share(percent: float) -> str:
+    """"76%", or "all" past 100%: no saving explains more than the whole of what it is set against
+    (thirty-sixth reading: "1059% of that part")."""
+    return "all" if percent > 100 else f"{percent:.0f}%"
+
+
 def _range(low: float, high: float) -> str:
-    """"71% to 104%", or "76%" where both ends print alike."""
-    return f"{low:.0f}%" if low == high else f"{low:.0f}% to {high:.0f}%"
+    """"71% to 96%", "71% to all" where the high end passes 100%, or "76%" where both ends print alike."""
+    return _share(low) if _share(low) == _share(high) else f"{_share(low)} to {_share(high)}"
 
 
 def _across(ends: tuple, centre: tuple, notes: str, over: str = "its ±") -> str:
@@ -244,12 +256,12 @@ def _across(ends: tuple, centre: tuple, notes: str, over: str = "its ±") -> str
     " (down to 71% across its ±)", " (71% to 104% across its ±)", or "" where both ends print alike. ``over``:
     what the ends span, the ± or, where it leaves out most rounds, the rounds ("the rounds, 1.83x to 2.69x")."""
     low, high = ends
-    if (low, high) == centre:
+    if _range(low, high) == _range(*centre):
         return ""
-    if low == centre[0]:
-        return f" (up to {high:.0f}% across {over}{notes})"
-    if high == centre[1]:
-        return f" (down to {low:.0f}% across {over}{notes})"
+    if _share(low) == _share(centre[0]):
+        return f" (up to {_share(high)} across {over}{notes})"
+    if _share(high) == _share(centre[1]):
+        return f" (down to {_share(low)} across {over}{notes})"
     return f" ({_range(low, high)} across {over}{notes})"
 
 
@@ -301,7 +313,10 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     saved = (min(savings), max(savings))
     ends = (min(_saved_ms(ms, low_x) for ms in bases), max(_saved_ms(ms, high_x) for ms in bases))
     said, low, high = _share_text(saved, ends, miss_ms, kept, notes, over)
-    rest = _candidates(_rest_text(miss_ms - saved[1], miss_ms - saved[0]), kept[0], _gap_text(bases, value, gap_ms))
+    # where the rounds stand in for the ± (most lie outside it), what the smallest leaves is named too
+    wide = (miss_ms - ends[0], f"{low_x:.2f}x, the smallest round") if over != "its ±" else None
+    rest = _candidates(_rest_text(miss_ms - saved[1], miss_ms - saved[0], wide), kept[0],
+                       _gap_text(bases, value, gap_ms), max(miss_ms - saved[0], miss_ms - ends[0]))
     if low > 100:
         return said + ": more than the whole miss, a finding to explain"
     if high < 100:
@@ -313,7 +328,8 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
         return said + ": how much of that part the threads explain is not told apart here" + rest
     # the range reaches past the whole and below it: one reading is not told from the other
     if saved[0] >= miss_ms:  # every scaling's median covers the miss; only its ± leaves some of it
-        rest = _candidates(_rest_text(0.0, miss_ms - ends[0]), kept[0], _gap_text(bases, value, gap_ms))
+        rest = _candidates(_rest_text(0.0, miss_ms - ends[0]), kept[0], _gap_text(bases, value, gap_ms),
+                           miss_ms - ends[0])
         medians = "every scaling's median covers" if len(bases) > 1 else "the median covers"
         return (said + f": {medians} the whole miss, but {reaches} {low:.0f}%, so whether the threads "
                 "explain all of it is not told apart here" + rest)
@@ -430,8 +446,8 @@ def _past_spread_text(ratios: list) -> str:
     if _mostly_outside(ratios):
         shown = [claims.as_printed(r, 2) for r in ratios]
         return (f"; {'; '.join(clauses)}: the ± (half the middle half's range) leaves out {len(below + above)} "
-                f"of the {len(ratios)} rounds: built from the middle rounds alone, it leaves out about half of "
-                f"any rounds by design; the rounds run {min(shown):.2f}x to "
+                f"of the {len(ratios)} rounds, as a ± built from the middle half of the rounds does by design "
+                f"(about half of them); the rounds run {min(shown):.2f}x to "
                 f"{max(shown):.2f}x")
     # from 4 rounds the ± is half the middle half's range, so a round outside it is expected now and then:
     # it is named as an outlying moment, not as a finding (no bound is passed here)
@@ -552,6 +568,8 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
     every = verdict.removeprefix(f"faster than with its own {slow}").strip(" ()")
     said += (f" ({every}; " if every else " (") + (f"both counts ran on the same {slow} cores: the gain is what "
                                                    "oversubscribing them cost; there is no bound to set it against)")
+    if timings_disagree(timed, fb_ms):  # thirty-sixth reading: 3515 ms "saved" of a 1222 ms step
+        return said + _rounds_text(timed) + disagree_text(timed, fb_ms, miss_ms)
     bases = _bases(timed, fb_ms)
     said += _rounds_text(timed) + _beside_the_profile(timed, fb_ms) + _saving_text(bases, value)
     if not miss_ms or miss_ms <= 0:
