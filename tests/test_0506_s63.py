@@ -105,3 +105,16 @@ def test_a_tie_with_the_start_count_names_which_count_was_quickest():
     itself = ranks_note({0: [2.00] * 3, 1: [2.03] * 3}, 2, simulated=True)
     assert "0 a rank, where the two-GPU column starts, was section 6's quickest count by its median, within " \
            "noise of the others (2.00 s with 0, 2.03 s with 1 a rank, each the median of its epochs)" in itself
+
+
+def test_the_points_between_the_sampled_and_the_timed_share_are_worked_from_the_printed_figures(monkeypatch):
+    """t37_0506 #3: "98%, is 0 points from the timed 99%" (98.4 against 98.6 unrounded): the gap is now worked
+    from the two whole per cents as printed, as a reader works it."""
+    from types import SimpleNamespace
+    monkeypatch.setattr(busy, "device_busy", lambda recording, result: (None, None, [98.4]))
+    monkeypatch.setattr(busy, "sampled_mean", lambda points: points[0])
+    said = busy.sampled_against_timed(SimpleNamespace(simulated=True), SimpleNamespace(busy_between_steps=0.986))
+    assert "the mean of its points, 98%, is 1 point from the timed 99%" in said
+    monkeypatch.setattr(busy, "device_busy", lambda recording, result: (None, None, [98.5]))
+    said = busy.sampled_against_timed(SimpleNamespace(simulated=True), SimpleNamespace(busy_between_steps=0.986))
+    assert "the mean of its points, 99%, is 0 points from the timed 99%" in said  # 98.5 half up: 99

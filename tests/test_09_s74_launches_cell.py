@@ -48,3 +48,14 @@ def test_a_busy_machines_cell_shows_which_timing_the_busy_machine_took():
     cell = short_evidence.visible_cell(parts, BUSY, full, "; check: inconclusive: a busy machine")
     assert "so not evidence either way" in cell and "0.93x" not in cell
     assert short_evidence.deciding_part(parts, NOISY) is split  # other checks: as before
+
+
+def test_the_out_of_order_verdict_is_a_clause_of_its_own_before_its_pairs():
+    # t37 run's B2: a 16 KiB message slower than four larger ones made "INCONCLUSIVE: ... which no bytes explain:
+    # <every pair>" one clause too long for the short cell; each pair now follows as a clause of its own
+    from tests.test_articles_checked_twelfth import READER_LINK, _link_m
+    from utils.lessons.articles_checked import timed_rows
+    said = timed_rows.out_of_order_words(_link_m(READER_LINK))
+    clauses = short_evidence.top_clauses(said.lstrip("; "))
+    assert clauses[0].endswith("(lesson 00's rule), which no bytes explain")
+    assert any(c.startswith("the 4 KiB message (1942 µs) took longer than") for c in clauses[1:])

@@ -90,7 +90,7 @@ def test_only_the_large_sizes_out_of_order_is_inconclusive_too():
     m = _link_m(times)
     b10 = verdicts.judge(claims.BY_ID["B10"], m, {})
     assert b10.check == verdicts.NOISY
-    assert "(lesson 00's rule), which no bytes explain: the 1 MiB message (" in b10.evidence
+    assert "(lesson 00's rule), which no bytes explain; the 1 MiB message (" in b10.evidence
     b8 = verdicts.judge(claims.BY_ID["B8"], m | {"compressed": _compressed(2663, 2498)}, {}).evidence
     assert "their 4 MiB and 1 MiB times are out of order (row B10)" in b8
 

@@ -71,3 +71,11 @@ def test_the_take_away_adds_no_work_sentence_where_the_model_met_the_run_or_noth
     unmeasured.profiled = {}
     assert take_away.work_summary(unmeasured) == ""
     assert all(len(line) <= 110 for line in take_away.take_away(_pipelined([0.14, 0.13], 0.25, 1.29)).splitlines())
+
+
+def test_the_work_table_rounds_a_step_half_up_as_a_reader_does():
+    # t37_labs03 #1: 1 x 195.25 printed 195.2 (``:.1f`` rounds an exact half to even); a reader writes 195.3
+    p = _profile({1: 195.25, 2: 97.7})
+    rows = workload.work_per_step_rows(p)
+    assert rows[0][3] == "195.3" and rows[1][3] == "195.4"
+    assert workload.work_vs_whole(p, 2) == 1.0  # 195.4 / 195.3 = 1.0005, 1.00x

@@ -23,7 +23,7 @@ import torch
 from torch import nn
 
 from utils import bench, devices, launch, models, precision
-from utils.claims import as_printed, half_up, printed_ratio
+from utils.claims import as_printed, half_up
 from utils.lessons.model_split.balance import worker_threads
 from utils.lessons.model_split.memory import SavedActivations
 from utils.lessons.model_split.plan import lesson_settings
@@ -215,15 +215,21 @@ def _step_work_ms(profile: Profile, m: int) -> float:
     return m * _one_micro_batch_ms(profile, m)
 
 
+def _step_work_printed(profile: Profile, m: int) -> float:
+    """A step's layer work at ``m`` as the table prints it, to 0.1 ms half up, as a reader rounds 1 x 195.25
+    (195.3; ``:.1f`` and ``round`` give 195.2: t37_labs03 #1)."""
+    return half_up(_step_work_ms(profile, m), 1)
+
+
 def work_vs_whole(profile: Profile, m: int) -> float:
     """A step's layer work at ``m`` over the whole batch's (m=1), both as the table prints them (0.1 ms)."""
-    return as_printed(printed_ratio(_step_work_ms(profile, m), _step_work_ms(profile, 1), 1), 2)
+    return half_up(_step_work_printed(profile, m) / (_step_work_printed(profile, 1) or 0.1), 2)
 
 
 def work_per_step_rows(profile: Profile) -> list[tuple]:
     """The notebook's table of layer work per step (``WORK_COLUMNS``), one row per m the profile measured:
     each figure worked from the one printed before it, as a reader redoes it."""
-    return [(m, profile.batch // m, f"{_one_micro_batch_ms(profile, m):.2f}", f"{_step_work_ms(profile, m):.1f}",
+    return [(m, profile.batch // m, f"{_one_micro_batch_ms(profile, m):.2f}", f"{_step_work_printed(profile, m):.1f}",
              f"{work_vs_whole(profile, m):.2f}x") for m in profile.ms]
 
 

@@ -86,8 +86,10 @@ def out_of_order_words(m) -> str:
     found = sizes_out_of_order(m)
     if not found:
         return ""
+    # "; " after the verdict: each pair a clause of its own, so a short cell keeps the verdict whole (t37 run's
+    # B2: a 16 KiB message slower than four larger ones made the verdict's clause too long to show)
     return (f"; INCONCLUSIVE: this run's message times are out of order beyond the {EDGE:.0%} one noisy median "
-            f"may miss by (lesson 00's rule), which no bytes explain: "
+            f"may miss by (lesson 00's rule), which no bytes explain; "
             f"{inversions_words(m, found)}; so neither the fixed cost's share (row B2) nor the bytes' share "
             "(row B10) is read from them")
 

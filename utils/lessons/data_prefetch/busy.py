@@ -18,6 +18,7 @@ import threading
 import time
 
 from utils import monitor, plots, timeline
+from utils.claims import half_up
 
 
 class BusyMeter:
@@ -126,6 +127,9 @@ def sampled_against_timed(recording, result, which: str = "") -> str:
             else "the GPU's own utilisation, as its driver samples it")
     if mean is None:
         return f"The recording below ({what}) has no sample within the epoch: the timed {timed:.0f}% stands."
+    # both whole per cent as printed (half up), the gap between them as a reader works it: 98% and 99% are 1
+    # point apart, whatever the unrounded figures gave (t37_0506 #3)
+    mean, timed = half_up(mean, 0), half_up(timed, 0)
     apart = round(abs(mean - timed))
     which = f" (its {which} line)" if which else ""
     return (f"The recording below{which} samples {what}, over the same window: the mean of its points, {mean:.0f}%, "

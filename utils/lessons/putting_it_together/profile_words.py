@@ -8,6 +8,8 @@ or a ratio by hand finds the printed one.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from utils import claims
 from utils.lessons.putting_it_together import guide
 
@@ -22,9 +24,9 @@ def parts_rows(shares: dict[str, float]) -> tuple[list[tuple[str, str, str]], fl
     step = printed_step(shares)
     rows = [(part, f"{claims.as_printed(s, 4):.4f}", guide.share_text(printed_share(shares, part)))
             for part, s in shares.items()]
-    shown = [printed_share(shares, p) for p in shares]
-    total = claims.as_printed(sum(claims.as_printed(x, guide.share_digits(x) + 2) for x in shown), 3)
-    whole = "100%" if total == 1 else f"100% (the shares above add up to {total:.1%}: each rounded on its own)"
+    # the printed shares added exactly, as a reader adds the column (0.05 + 69.1 + 24.1 + 6.7 = 99.95, not 99.9)
+    total = sum(Decimal(row[2].rstrip("%")) for row in rows)
+    whole = "100%" if total == 100 else f"100% (the shares above add up to {total}%: each rounded on its own)"
     return rows + [("the step, timed (load + compute)", f"{step:.4f}", whole)], step
 
 

@@ -508,18 +508,17 @@ def _outliers(link, record: dict, kept=None) -> dict[int, str]:
 
 def off_neighbours(us_by_size: dict[int, float]) -> list[int]:
     """The sizes whose µs (as printed) miss the straight line through their two neighbours' µs by more than
-    ``EDGE`` of their own time: lesson 00's test of a lone size (``LineCheck._lone``), run on every size that
+    ``EDGE`` of their own time: lesson 00's test of a lone size (``LineCheck._lone``), run once on every size that
     has a neighbour on each side. 1 MiB at 486.1 µs between 128.5 µs (512 KiB) and 2,092.9 µs (4 MiB): the
-    line gives 409.1 µs, +16% of its time, off it. One wild size also bends its neighbours' lines, so the worst
-    miss is set apart first and the rest tested again without it, until none is off."""
-    kept, off = dict(us_by_size), []
-    while True:
-        misses = _neighbour_misses(kept)
-        worst = max(misses, key=lambda n: abs(misses[n]), default=None)
-        if worst is None or abs(misses[worst]) <= EDGE * 100:
-            return sorted(off)
-        off.append(worst)
-        del kept[worst]
+    line gives 409.1 µs, +16% of its time, off it. A wild size bends its neighbours' lines too, so a size is set
+    apart only where it misses by at least as much as each tested size beside it (the wild one, not the sizes it
+    bent). Once, never redrawn across a size set apart: redrawn lines ran out to the largest size, where the
+    rate falls, and set apart sizes that lay on their own neighbours' line (t37_0001 #1)."""
+    misses = _neighbour_misses(us_by_size)
+    tested = sorted(misses)
+    beside = {n: [abs(misses[m]) for m in tested[max(i - 1, 0):i] + tested[i + 1:i + 2]]
+              for i, n in enumerate(tested)}
+    return [n for n in tested if abs(misses[n]) > EDGE * 100 and all(abs(misses[n]) >= m for m in beside[n])]
 
 
 def _neighbour_misses(us_by_size: dict[int, float]) -> dict[int, float]:
