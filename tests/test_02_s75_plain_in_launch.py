@@ -14,7 +14,7 @@ PLAIN = _row("1f1b", [1.11, 1.15, 1.17, 1.20, 1.23])
 
 
 def _said(rows):
-    return report.bubble_answer(rows, PLAIN, "this launch", same_launch=True)
+    return report.bubble_answer(rows, PLAIN, "this launch")
 
 
 def test_the_same_launch_reads_each_band_against_plain_1f1b_with_no_launch_gap():
@@ -35,12 +35,6 @@ def test_every_branch_of_the_within_launch_reading():
     assert chunks._within_launch(0.90, 0.02, 1.17, 0.06) == "-23%: slower"
     # the bands just touch as printed (1.23 = 1.23): overlap, not read
     assert chunks._within_launch(1.33, 0.10, 1.17, 0.06).endswith("too small to read: the two bands overlap")
-
-
-def test_another_launch_still_widens_by_the_gap():
-    there = _row("1f1b", [1.11, 1.15, 1.17, 1.20, 1.23], baseline=0.561)
-    said = report.bubble_answer([_row("ZBV", [1.95, 1.96, 1.97, 1.98, 1.99])], there, "section 5's launch")
-    assert "widened by that gap" in said and "timed in the same rounds" not in said
 
 
 def test_the_layout_reading_names_the_side_its_factor_is_read_against():

@@ -75,18 +75,9 @@ PLAIN = _multi("1f1b", 0.6688, [1.57, 1.60, 1.63, 1.66, 1.69])  # 1.63x ± 0.03
 INTERLEAVED = [1.59, 1.41, 1.64, 1.50, 1.52]  # cell 59's rounds: 1.52x ± 0.05
 
 
-def test_the_baselines_gap_is_worked_from_the_printed_ms_and_read_as_printed():
+def test_the_baselines_gap_is_worked_from_the_printed_ms():
     # cell 59: 679 and 669 ms were called "2% apart" (679.2 / 668.8 = 1.6%); as printed 679 / 669 = 1.5%: 1%
     assert chunks.baseline_gap(0.6792, 0.6688) == 0.01 and chunks.baseline_gap(0.6820, 0.6688) == 0.02
-    said = report.bubble_answer([_multi("interleaved 1F1B", 0.6792, INTERLEAVED)], PLAIN, "section 5's launch")
-    assert "beside plain 1F1B's 1.63x ± 0.03" in said
-    assert "679 ms in this launch, 669 ms in plain 1F1B's: 1% apart" in said
-    # plain's band widened by 1%: from 1.60 x 0.99 = 1.584, above 1.52 + 0.05 = 1.57: slower
-    assert "interleaved 1F1B 1.52x ± 0.05 (-7%: slower)" in said
-    # the other outcome: 682 / 669 = 1.9%, printed 2%: the band from 1.60 x 0.98 = 1.568 reaches 1.57
-    said = report.bubble_answer([_multi("interleaved 1F1B", 0.6820, INTERLEAVED)], PLAIN, "section 5's launch")
-    assert "682 ms in this launch, 669 ms in plain 1F1B's: 2% apart" in said
-    assert "interleaved 1F1B 1.52x ± 0.05 (-7%, too small to read: the noise, widened by the baselines' 2% gap, covers it)" in said
 
 
 def test_section_9_prints_each_rows_spread_beside_its_speedup():

@@ -1,7 +1,7 @@
 """Section 9's readings of lesson 02 (``notebooks/02_model_split.ipynb``): two stages per worker (interleaved
 1F1B, interleaved zero bubble, ZBV) beside plain 1F1B, from the run's own figures. ``report`` re-exports them.
 
-    say(bubble_answer(run.rows, run.plain, "this launch", same_launch=True))  # idle shares ± spread, speedups
+    say(bubble_answer(run.rows, run.plain, "this launch"))  # idle shares ± spread, speedups
     say(p_at_this_m(zbv_row))                                     # ZBV against p = 2x at this m, from the run
 """
 
@@ -44,7 +44,7 @@ def _idle_text(r: Row) -> str:
 def _idle_apart(r: Row, plain: Row) -> tuple[list[int], list[int], list[int]]:
     """Worker by worker, as printed: where this row's idle share ± its spread lies wholly below plain 1F1B's
     (less idle), where the two bands overlap (not separated by these rounds), and where it lies wholly above
-    (more idle). The rule the speedups beside plain 1F1B are read by (``_against_plain``): only bands that
+    (more idle). The rule the speedups beside plain 1F1B are read by (``_within_launch``): only bands that
     clear each other are read. No baselines' gap widens them: an idle share divides two times of the same
     round, not a speedup's one-device step."""
     less, unresolved, more = [], [], []
@@ -65,11 +65,11 @@ def _workers(schedule: str, ks: list[int]) -> str:
     return f"{schedule} on worker{'s' if len(ks) > 1 else ''} {', '.join(str(k) for k in ks)}"
 
 
-def bubble_answer(rows: list[Row], plain: Row, where: str, same_launch: bool = False) -> str:
+def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
     """Section 9's answer, from the run: each two-stages-per-worker schedule's idle share of the step on each
     worker (``idle_shares``, ± ``idle_spread``) beside plain 1F1B's on the same worker, at the same batch and m
-    (``plain``, measured in ``where``: this launch where ``same_launch``, else another), then its speedup beside
-    plain 1F1B's (``_beside_plain``).
+    (``plain``, timed in the same rounds; ``where`` names them), then its speedup beside plain 1F1B's
+    (``_beside_plain``).
     "Less idle" only where the two shares' bands clear each other (``_idle_apart``); shares whose bands overlap
     are named as not separated, and shares wholly above plain 1F1B's as more idle, so that every worker of every
     row is classed once. Both directions are said: less idle on every worker, on some (named), or on none; more
@@ -100,7 +100,7 @@ def bubble_answer(rows: list[Row], plain: Row, where: str, same_launch: bool = F
     if not every:
         text += (" Two stages per worker did not shrink the measured bubble on every worker here"
                  + (", by more than these rounds resolve." if unresolved else "."))
-    return text + " " + (_beside_plain_here(rows, plain) if same_launch else _beside_plain(rows, plain))
+    return text + " " + _beside_plain(rows, plain)
 
 
 def baseline_gap(here: float, there: float) -> float:
@@ -117,7 +117,7 @@ def baseline_note(here: float, there: float, batch: int) -> str:
     """The block's note on the two launches' one-device steps (``here``: this section's, ``there``: section
     5's, s): each section's speed-ups divide its own, so a speed-up carries their gap with its baseline
     alone, and a figure moves between launches by more than that (section 7): the visible line sets the rows
-    beside plain 1F1B timed in this section's rounds (``_beside_plain_here``), not beside section 5's. Past 5 %
+    beside plain 1F1B timed in this section's rounds (``_beside_plain``), not beside section 5's. Past 5 %
     (as printed) it adds that the gap may be why the stages' work reads cheaper."""
     gap = baseline_gap(here, there)
     said = (f"One device, batch {batch}: {as_printed(here, 0, 1e-3):.0f} ms in this section's rounds, "
@@ -133,37 +133,6 @@ def baseline_note(here: float, there: float, batch: int) -> str:
     return said + f"the two differ by {gap:.0%}: {beside}{slower}."
 
 
-def _against_plain(v: float, d: float, pv: float, pd: float, gap: float) -> str:
-    """One row's median ``v`` ± ``d`` beside plain 1F1B's ``pv`` ± ``pd``, all as printed, with the launches'
-    printed ``gap``: within noise, within the noise widened by the gap (not read), or faster or slower."""
-    if runs_agree(v, d, pv, pd):
-        return "within noise of it"
-    # where plain 1F1B's figure could lie: its band widened by the gap (9 decimals wipe the float error)
-    low, high = round((pv - pd) * (1 - gap), 9), round((pv + pd) * (1 + gap), 9)
-    apart = f"{half_up((v / pv - 1) * 100, 0):+.0f}%"  # worked from the two printed medians
-    if low <= round(v + d, 9) and round(v - d, 9) <= high:
-        return f"{apart}, too small to read: the noise, widened by the baselines' {gap:.0%} gap, covers it"
-    return f"{apart}: " + ("faster" if v > pv else "slower")
-
-
-def _beside_plain(rows: list[Row], plain: Row) -> str:
-    """Each speedup beside plain 1F1B's, measured in another launch against that launch's own one-device step.
-    Two launches' one-device steps differ (``baseline_gap``): a speedup moves by that share with its baseline
-    alone, so plain 1F1B's noise band (its median ± its spread) is widened by the gap on either side, and only a
-    speedup whose own band lies wholly outside it is read as faster or slower. Every figure as printed."""
-    (pv, pd), here = printed(plain), rows[0].baseline
-    gap = baseline_gap(here, plain.baseline)
-    said = []
-    for r in rows:  # each row's ± printed beside it: the reader checks the band from the page
-        v, d = printed(r)
-        said.append(f"{r.schedule} {v:.2f}x ± {d:.2f} ({_against_plain(v, d, pv, pd, gap)})")
-    return (f"Speedups beside plain 1F1B's {pv:.2f}x ± {pd:.2f}, each over its own launch's one-device step "
-            f"({as_printed(here, 0, 1e-3):.0f} ms in this launch, {as_printed(plain.baseline, 0, 1e-3):.0f} ms in "
-            f"plain 1F1B's: {gap:.0%} "
-            "apart, a share a speedup carries with its baseline): " + ", ".join(said) + ". Faster or slower "
-            "only where a row's median ± its spread clears plain 1F1B's, widened by that gap.")
-
-
 def _within_launch(v: float, d: float, pv: float, pd: float) -> str:
     """One row's median ``v`` ± ``d`` beside plain 1F1B's ``pv`` ± ``pd`` timed in the same rounds, as printed:
     within noise (a median inside the other's band), not read (the bands overlap), or faster or slower."""
@@ -175,7 +144,7 @@ def _within_launch(v: float, d: float, pv: float, pd: float) -> str:
     return f"{apart}: " + ("faster" if v > pv else "slower")
 
 
-def _beside_plain_here(rows: list[Row], plain: Row) -> str:
+def _beside_plain(rows: list[Row], plain: Row) -> str:
     """Each speedup beside plain 1F1B's timed in the same launch, against the same one-device step: no gap
     between launches to widen by (section 7 shows a figure moving between launches by more than one launch's
     ±), so only each band's own noise decides. Every figure as printed."""

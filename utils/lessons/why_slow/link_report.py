@@ -457,9 +457,9 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
     pairs = "; ".join(f"{_size(n)} {theirs[n]:,.1f} and {mine[n]:,.1f} ({every[n]:.2f}x)" for n in shared)
     said = (head + f"at the sizes both timed, one way, lesson 00's µs and this section's (this over lesson "
             f"00's): {pairs}. ")
-    # a size the line check calls an outlier among its neighbours is set apart, as that check sets it apart from
-    # the line: one median a one-off busy moment can make is no measure of the link's move (t35_0001 #1)
-    odd = _outliers(link, record, kept)
+    # a size off its neighbours' line in either run is set apart, as lesson 00's line check sets one apart: one
+    # median a one-off busy moment can make is no measure of the link's move (t35_0001 #1)
+    odd = _outliers(link, record)
     apart = "; ".join(f"{_size(n)} set apart, {every[n]:.2f}x: an outlier among {odd[n]} neighbours"
                       for n in shared if n in odd)
     ratio = {n: r for n, r in every.items() if n not in odd}
@@ -492,11 +492,11 @@ def _checks(link, record: dict, kept) -> dict:
     return {"lesson 00's run": check_line(kept, theirs), "this run": check_line(kept, link)}
 
 
-def _outliers(link, record: dict, kept=None) -> dict[int, str]:
+def _outliers(link, record: dict) -> dict[int, str]:
     """The sizes off their neighbours' line in either run (``off_neighbours``), each with whose neighbours
     ("this run's", "lesson 00's", "both runs'"). Every size between two others is tested, whatever the run's
     grade against the profile's line: testing only the one size that grade singles out left two sizes off
-    their neighbours carrying the move (t36_0001 #1). ``kept`` is unused: the test needs no profile line."""
+    their neighbours carrying the move (t36_0001 #1). The test needs no profile line."""
     runs = {"lesson 00's": _run_us(record["sizes"], record["seconds"]),
             "this run's": _run_us(link.fit.sizes, link.seconds)}
     found: dict[int, str] = {}
