@@ -32,7 +32,8 @@ def test_the_range_is_the_middle_half_unless_the_fastest_ratio_lies_off_the_medi
 
 def test_every_line_prints_the_one_range():
     for c, said in ((AGREED, "5.00x (middle half 3.00x-5.20x)"),
-                    (DISTURBED, "5.00x (known only as 2.50x to 5.00x: its rounds disagree)")):
+                    (DISTURBED, "5.00x (known only as 2.50x to 5.00x: its rounds disagree, and the median rests "
+                                "on slowed rounds)")):
         assert algorithms_report.speedup_text(c) == said
         assert algorithms_report.comparison_rows([c])[0][2] == said
         assert f"{said} beside a bytes ceiling" in report.algorithms_sentence([c])
@@ -70,7 +71,8 @@ def test_the_claims_row_prints_the_pairs_range_and_verdict():
         "not faster than the naive one: no speed-up")
     rough = pair("fused_attention", 9.00, 3.60, (2.70, 3.00, 5.20, 5.00, 5.60), ceiling=None)
     assert report.speedup_claim("x", rough, "slower").measured.endswith("known only as 2.50x to 5.00x: its rounds "
-                                                                        "disagree)")
+                                                                        "disagree, and the median rests on slowed "
+                                                                        "rounds)")
 
 
 def test_the_payback_range_follows_the_known_range_and_names_it():

@@ -26,7 +26,8 @@ def test_an_outlier_is_set_apart_and_the_rest_hold_still():
     said = link_report.between_runs_sentence(_link(mine), _record(_straight()), _kept())
     assert ("Every pair but the one set apart agrees within the ±10% one noisy median may miss by: the link held "
             "still between the two lessons' runs (1 MiB set apart, 1.43x: an outlier among this run's "
-            "neighbours).") in said
+            "neighbours, its 600.0 µs against 419.5 µs on the line through 256 KiB's 157.4 µs and 4 MiB's "
+            "1,468.1 µs).") in said
     assert "moved" not in said
 
 
@@ -43,7 +44,7 @@ def test_a_move_at_every_size_is_a_move_and_the_outliers_stay_out_of_its_range()
     mine = {n: round(t * 1.5, 1) for n, t in _straight().items()}
     mine[MIB] = 1000.0  # off its neighbours' line: 4.0x its neighbours' figure would carry the range
     said = link_report.between_runs_sentence(_link(mine), _record(_straight()), _kept(accuracy=0.05))
-    assert "(1 MiB set apart, 2.38x: an outlier among this run's neighbours)" in said
+    assert "(1 MiB set apart, 2.38x: an outlier among this run's neighbours, its 1,000.0 µs against" in said
     assert "so the link itself moved between the two runs" in said
     assert "These two runs differed by 1.50x at the same size" in said and "to 2.38x" not in said
 

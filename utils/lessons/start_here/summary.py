@@ -115,13 +115,21 @@ def threads_reading(what: str, one, many) -> str:
               f"reference {cores:.0f}x, one per core: not a bound, since one thread may not saturate the memory")
     text = (f"{many.threads} threads reach {ratio:.2f}x one thread's {what} ({many.formatted()} on {many.threads} "
             f"against {one.formatted()} on {one.threads} thread; {PM_RATIO.format(medians=medians_ratio(one, many), spread=spread)}; {beside}): "
-            f"{verdict}.")
+            f"{verdict}.{gain_said(ratio, cores) if 'of its gain' in verdict else ''}")
     if round(ratio, 2) > round(cores, 2) and verdict.startswith("faster") and "within noise" not in verdict:
         return f"{text} {ABOVE_WHY.get(what, 'This run does not measure why.')}"
     if verdict.startswith("slower"):
         return (f"{text} Most likely another program used a core during these rounds: threads that share the "
                 "work wait for the slowest of them.")
     return text
+
+
+def gain_said(ratio: float, cores: float) -> str:
+    """What "of its gain" means, worked where lesson 00 first prints it (t37 reading: "93% of its gain" came
+    before the page said what the gain was): the share of the speed-up the bound allows that was reached, from
+    one thread's 1x to the core count's, from the figures as printed."""
+    return (f" 'Of its gain': how far the speed-up went from one thread's 1x toward the bound's {cores:.0f}x, "
+            f"({ratio:.2f} - 1) / ({cores:.0f} - 1) = {claims.gain_share(round(ratio, 2), round(cores, 2))}.")
 
 
 def profile_source(profile) -> str:

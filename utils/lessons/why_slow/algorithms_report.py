@@ -31,13 +31,18 @@ def comparison_rows(comparisons) -> list[tuple]:
 def speedup_text(c) -> str:
     """A pair's speed-up as every line of section 5 and the claims row print it: the median of its rounds' own
     ratios with the one range ``Comparison.known_range`` gives ("5.42x (middle half 3.20x-5.46x)"; where the
-    rounds disagree, "5.42x (known only as 2.76x to 5.42x: its rounds disagree)"); the median alone where the
-    range is one printed figure or no rounds were kept."""
+    rounds disagree, "5.42x (known only as 2.76x to 5.42x: its rounds disagree, and the median rests on slowed
+    rounds)"); the median alone where the range is one printed figure or no rounds were kept. Where the rounds
+    disagree the median is a slowed round's: its ratio lies past the fastest times' by more than the edge, so in
+    it one version ran past its own fastest by more than that (the block's ``rounds_disagree`` says which and how
+    far); the headline says so beside the figure (t37 reading: GELU's 4.38x rested on rounds a busy moment
+    slowed)."""
     ends, median = c.known_range, f"{c.median:.2f}x"
     if not ends or f"{ends[0]:.2f}" == f"{ends[1]:.2f}":
         return median
     if c.disturbed:
-        return f"{median} (known only as {ends[0]:.2f}x to {ends[1]:.2f}x: its rounds disagree)"
+        return (f"{median} (known only as {ends[0]:.2f}x to {ends[1]:.2f}x: its rounds disagree, and the median "
+                "rests on slowed rounds)")
     return f"{median} (middle half {ends[0]:.2f}x-{ends[1]:.2f}x)"
 
 

@@ -9,7 +9,8 @@ from utils import claims
 from types import SimpleNamespace as NS
 
 from utils.lessons.start_here.line_check import (  # lesson 00's tests of a run's line
-    EDGE, _size, check_line, falling_sentence, miss_text, neighbours_line, slower_than_larger)
+    EDGE, _size, check_line, falling_sentence, miss_text, slower_than_larger)
+from utils.lessons.why_slow.neighbours import off_neighbours, off_line_said
 from utils.lessons.start_here.printed import percent_shown, printed_accuracy
 # lesson 00's own run of the link: the ledger name ``start_here.summary.to_ledger`` writes (one constant)
 from utils.lessons.start_here.summary import LESSON00_RUN  # noqa: F401  (re-exported by ``report``)
@@ -442,7 +443,7 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
     Past it, the move is set beside the profile's line (``_against_line``; ``kept``: the profile's link, or
     None), the one line both lessons test their run against. A size off the straight line through its two
     neighbours in either run (``_outliers``: lesson 00's outlier test), is set apart from the range, named with
-    its ratio."""
+    its ratio and the two µs its neighbours' line is drawn through."""
     if record is None:
         return ("Lesson 00's run of the link (its section 3, kept in the ledger): none recorded (run lesson 00 "
                 "first), so this run has no second run to be set beside.")
@@ -460,7 +461,7 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
     # a size off its neighbours' line in either run is set apart, as lesson 00's line check sets one apart: one
     # median a one-off busy moment can make is no measure of the link's move (t35_0001 #1)
     odd = _outliers(link, record)
-    apart = "; ".join(f"{_size(n)} set apart, {every[n]:.2f}x: an outlier among {odd[n]} neighbours"
+    apart = "; ".join(f"{_size(n)} set apart, {every[n]:.2f}x: {odd[n]}"
                       for n in shared if n in odd)
     ratio = {n: r for n, r in every.items() if n not in odd}
     if not ratio:
@@ -494,42 +495,25 @@ def _checks(link, record: dict, kept) -> dict:
 
 def _outliers(link, record: dict) -> dict[int, str]:
     """The sizes off their neighbours' line in either run (``off_neighbours``), each with whose neighbours
-    ("this run's", "lesson 00's", "both runs'"). Every size between two others is tested, whatever the run's
-    grade against the profile's line: testing only the one size that grade singles out left two sizes off
-    their neighbours carrying the move (t36_0001 #1). The test needs no profile line."""
+    ("this run's", "lesson 00's", "both runs'") and, for each such run, the line worked from the two µs it is
+    drawn through (``off_line_said``), so that a reader can redraw it. Every size between two others is tested,
+    whatever the run's grade against the profile's line: testing only the one size that grade singles out left
+    two sizes off their neighbours carrying the move (t36_0001 #1). The test needs no profile line."""
     runs = {"lesson 00's": _run_us(record["sizes"], record["seconds"]),
             "this run's": _run_us(link.fit.sizes, link.seconds)}
-    found: dict[int, str] = {}
+    found: dict[int, list[tuple[str, str]]] = {}
     for whose, us_by_size in runs.items():
         for n in off_neighbours(us_by_size):
-            found[n] = "both runs'" if n in found else whose
-    return found
+            found.setdefault(n, []).append((whose, off_line_said(n, us_by_size)))
+    return {n: _outlier_said(off) for n, off in found.items()}
 
 
-def off_neighbours(us_by_size: dict[int, float]) -> list[int]:
-    """The sizes whose µs (as printed) miss the straight line through their two neighbours' µs by more than
-    ``EDGE`` of their own time: lesson 00's test of a lone size (``LineCheck._lone``), run once on every size that
-    has a neighbour on each side. 1 MiB at 486.1 µs between 128.5 µs (512 KiB) and 2,092.9 µs (4 MiB): the
-    line gives 409.1 µs, +16% of its time, off it. A wild size bends its neighbours' lines too, so a size is set
-    apart only where it misses by at least as much as each tested size beside it (the wild one, not the sizes it
-    bent). Once, never redrawn across a size set apart: redrawn lines ran out to the largest size, where the
-    rate falls, and set apart sizes that lay on their own neighbours' line (t37_0001 #1)."""
-    misses = _neighbour_misses(us_by_size)
-    tested = sorted(misses)
-    beside = {n: [abs(misses[m]) for m in tested[max(i - 1, 0):i] + tested[i + 1:i + 2]]
-              for i, n in enumerate(tested)}
-    return [n for n in tested if abs(misses[n]) > EDGE * 100 and all(abs(misses[n]) >= m for m in beside[n])]
-
-
-def _neighbour_misses(us_by_size: dict[int, float]) -> dict[int, float]:
-    """Each size with a neighbour on each side: its miss of their straight line, in whole % of its own time."""
-    sizes = sorted(us_by_size)
-    misses = {}
-    for lo, n, hi in zip(sizes, sizes[1:], sizes[2:]):
-        mine = us_by_size[n]
-        between = neighbours_line(n, (lo, us_by_size[lo]), (hi, us_by_size[hi]))
-        misses[n] = claims.half_up((mine - between) / mine * 100, 0)  # the printed whole percent
-    return misses
+def _outlier_said(off: list[tuple[str, str]]) -> str:
+    """"an outlier among this run's neighbours, its 600.0 µs against ...": whose neighbours, with their line."""
+    if len(off) == 1:
+        whose, line = off[0]
+        return f"an outlier among {whose} neighbours, its {line}"
+    return "an outlier among both runs' neighbours, " + " and ".join(f"{whose} {line}" for whose, line in off)
 
 
 def _moved_said(ratio: dict[int, float]) -> str:

@@ -67,17 +67,18 @@ def is_bandwidth_probe(point, bandwidth) -> bool:
 def memory_grade(point, roof) -> str:
     """One word for a memory-bound op against its roof, judged on its share as printed (to the percent):
     "under"; "probe" (the roof's own kernel, timed twice); "noise" (above by no more than its own spread);
-    "crosses" (the re-timed probe puts it on the other side: not shown); "write-allocate" (within what
-    STREAM's uncounted traffic gives back, ``roofline.headroom``); "room-noise" (past that headroom by no more
-    than its spread); "cache" (past it by more: a cache served part of its bytes)."""
+    "crosses" (the re-timed probe puts it on the other side of the roof, from under it or from above: not
+    shown); "write-allocate" (within what STREAM's uncounted traffic gives back, ``roofline.headroom``);
+    "room-noise" (past that headroom by no more than its spread); "cache" (past it by more: a cache served part
+    of its bytes)."""
     from utils.lessons.why_slow.roofline import headroom
 
     share, spread = round(point.fraction, 2), round(getattr(point, "spread", 0.0), 2)
     room = headroom(point.op, roof.bandwidth.name, cpu=roof.threads is not None)
     if is_bandwidth_probe(point, roof.bandwidth):  # first: on either side of 100 %, one kernel timed twice
         return "probe"
-    if share <= 1:
-        return "under"
+    if share <= 1:  # under against the profile's figure, but over against the re-timed probe: not shown
+        return "crosses" if crosses_roof(point, roof) else "under"
     if share <= 1 + spread:
         return "noise"
     if crosses_roof(point, roof):
@@ -85,6 +86,22 @@ def memory_grade(point, roof) -> str:
     if share <= round(room, 2):
         return "write-allocate"
     return "room-noise" if share <= round(room + spread, 2) else "cache"
+
+
+def shown_under(points, roof) -> tuple[list, list]:
+    """The memory-bound ``points`` (the roof's own probe already left out) split into (those shown under their
+    roof, those whose side is not shown: ``memory_grade``'s "crosses"): a count of ops "under the roof" counts
+    the first only, so that it and each op's own reading agree (t37 reading: "5 of 5 under the roof" beside a
+    row whose re-timed probe put it above)."""
+    unshown = [p for p in points if crosses_roof(p, roof)]
+    return [p for p in points if round(p.fraction, 2) <= 1 and p not in unshown], unshown
+
+
+def unshown_said(unshown, roof) -> str:
+    """The ops whose side of their roof is not shown, each with both readings: "matrix-vector 4096x4096, at
+    94% against the profile's figure and 8.7 / 7.2 GFLOP/s = 121% against the probe re-timed beside the ops"."""
+    return "; ".join(f"{p.op.name}, at {claims.percent(p.fraction)} against the profile's figure and "
+                     f"{retimed_reading(p, roof)} against the probe re-timed beside the ops" for p in unshown)
 
 
 def apart_from_probe(points, roof) -> tuple[list, list]:
@@ -168,9 +185,10 @@ def memory_reading(point, roof, l3_bytes: int | None = None) -> str:
     if grade == "noise":
         return f"{head}: above it by no more than its own {spread:.0%} spread, so no excess is shown."
     if grade == "crosses":
-        return (f"{head}: above it against the profile's figure, under it against the probe re-timed beside the "
-                f"ops (its roof then {retimed_roof_said(point, roof)}; {retimed_reading(point, roof)}): which side "
-                "is not shown.")
+        side, other = ("under", "above") if round(share, 2) <= 1 else ("above", "under")
+        return (f"{head}: {side} it against the profile's figure, {other} it against the probe re-timed beside "
+                f"the ops (its roof then {retimed_roof_said(point, roof)}; {retimed_reading(point, roof)}): which "
+                "side is not shown.")
     if grade == "write-allocate":
         return (f"{head}: above it by more than its {spread:.0%} spread, but within the {room:.2f}x its bytes "
                 f"can reach without a cache's help: the roof counts STREAM's bytes, while the memory moved more "
@@ -208,6 +226,18 @@ def memory_verdict(point, roof) -> str:
             "room-noise": f"{share}: past its {room:.2f}x by no more than its {spread} spread: no cache shown",
             "cache": f"{share}: past its {room:.2f}x by more than its {spread} spread: a cache served it",
             }[grade]
+
+
+def nearest_reading(point, roof, l3_bytes: int | None = None) -> str:
+    """The roofline sentence's reading of the op nearest its memory roof, followed by which bandwidth the roof
+    is made of (``roof_choice_sentence``). Where the re-timed probe puts it on the other side (``crosses``), the
+    reading names the side only: the roof's choice that follows works both figures, said once."""
+    if memory_grade(point, roof) != "crosses":
+        return memory_reading(point, roof, l3_bytes) + roof_choice_sentence(point, roof)
+    side = "under" if round(point.fraction, 2) <= 1 else "above"
+    return (f"{point.op.name} ran at {claims.percent(point.fraction)} of its memory roof, {side} it against the "
+            "profile's figure; the probe re-timed beside the ops puts it on the other side, so which side is not "
+            "shown." + roof_choice_sentence(point, roof))
 
 
 def roof_choice_sentence(point, roof) -> str:

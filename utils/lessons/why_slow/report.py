@@ -30,8 +30,8 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
     profile_line_claim,
 )
 from utils.lessons.why_slow.memory_roof import (  # noqa: F401 - section 2's memory readings, re-exported
-    apart_from_probe, crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, other_crossings,
-    probe_left_out, retimed_reading, retimed_share, roof_choice_sentence)
+    apart_from_probe, crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, nearest_reading,
+    other_crossings, probe_left_out, retimed_reading, retimed_share, roof_choice_sentence, shown_under, unshown_said)
 from utils.lessons.why_slow.roofline import is_probe  # noqa: F401 - section 2's, re-exported
 from utils.tables import Table
 
@@ -252,7 +252,7 @@ def roofline_sentence(roof) -> str:
             f"count: {', '.join(p.op.name for p in matmuls)}. (Which limit an op met in this run is its share of "
             "its roof, in the block below.) "
             + largest_matmul_reading(largest, roof.peak, roof.from_profile, next(iter(roof.retimed), None))
-            + memory_reading(nearest, roof, l3) + roof_choice_sentence(nearest, roof) + probe
+            + nearest_reading(nearest, roof, l3) + probe
             + rough_roof_sentence(roof))
 
 
@@ -436,15 +436,17 @@ def _against_limit(memory, roof=None) -> str:
     """Where section 2's memory-bound ops ran against their memory roof here, in words from their shares (as
     printed); with ``roof``, each one above it carries section 2's own verdict (``memory_verdict``), and the
     roof's own probe is left out of the count (``apart_from_probe``: one kernel timed twice)."""
-    probes = []
+    probes, unshown = [], []
     if roof is not None:
         memory, probes = apart_from_probe(memory, roof)
         if not memory:
             return f"here only {probe_left_out(probes)}"
-    under = [p for p in memory if round(p.fraction, 2) <= 1]
-    above = [p for p in memory if round(p.fraction, 2) > 1]
+        unshown = shown_under(memory, roof)[1]  # under one figure of the probe, above the other: not counted
+    under = [p for p in memory if round(p.fraction, 2) <= 1 and p not in unshown]
+    above = [p for p in memory if round(p.fraction, 2) > 1 and p not in unshown]
     text = f"here {len(under)} of {len(memory)} ran under that limit"
     text += f"; {probe_left_out(probes)}" if probes else ""  # section 7 prints it inside parentheses
+    text += f"; which side is not shown for {unshown_said(unshown, roof)}" if unshown else ""
     if above and roof is not None:
         text += ("; above it, by section 2's reading: "
                  + "; ".join(f"{p.op.name} {memory_verdict(p, roof)}" for p in above)
@@ -542,15 +544,13 @@ def memory_claim(roof):
     roof's own probe is left out of the count and the range (``apart_from_probe``), and the row says so."""
     others, probes = apart_from_probe(roof.points, roof)
     ops = sorted(others or probes, key=lambda p: p.fraction)  # only the probe ran: its own verdict alone
-    under = sum(round(p.fraction, 2) <= 1 for p in ops)  # as printed, as ``memory_grade`` judges
+    under, unshown = shown_under(others, roof)  # the count and each op's own reading (``memory_grade``) agree
     top = ops[-1]
-    said = f"{under} of {len(ops)} under the roof" if others else f"{top.op.name} {memory_verdict(top, roof)}"
-    if others and round(top.fraction, 2) > 1:
+    said = f"{len(under)} of {len(ops)} under the roof" if others else f"{top.op.name} {memory_verdict(top, roof)}"
+    if others and round(top.fraction, 2) > 1 and top not in unshown:
         said += f"; {top.op.name} {memory_verdict(top, roof)}"
     said += f" ({probe_left_out(probes)})" if others and probes else ""
-    for p in (p for p in others if crosses_roof(p, roof)):  # section 2's hedge, carried here
-        said += (f"; {p.op.name} {retimed_reading(p, roof)} against the probe re-timed beside the ops: which "
-                 "side of its roof is not shown")
+    said += f"; which side is not shown for {unshown_said(unshown, roof)}" if unshown else ""  # section 2's hedge
     rough = rough_spreads([("the roof's", roof.bandwidth)])  # lesson 00's rule for a spread over ROUGH
     said += f"; rough: {rough}, over {ROUGH:.0%}" if rough else ""
     from utils.claims import Claim
