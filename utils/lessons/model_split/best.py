@@ -47,7 +47,7 @@ def _spread_text(spread: float) -> str:
 TRUSTED = "the reading this lesson trusts (two medians may come from different rounds)"
 
 
-def _lead_words(median: float, spread: float) -> str:
+def lead_word(median: float, spread: float) -> str:
     """What the paired ratio says, in a word: "ahead", "not separated" or "behind" (the best over the other)."""
     if within_noise(median, spread, 1.0):
         return "not separated"
@@ -92,7 +92,7 @@ def best_tie(run: PipelineRun) -> str:
         ratios, median, lead = paired_lead(best, r)
         said.append(f"batch {r.batch} {config_name(r)}, round by round: {name} over it in rounds 1-{len(ratios)}: "
                     f"{', '.join(f'{x:.2f}' for x in ratios)}, median {median:.2f} ± {_spread_text(lead)}, "
-                    + _paired_then_medians(_lead_words(median, lead), name, _medians_cover(best, r, name)))
+                    + _paired_then_medians(lead_word(median, lead), name, _medians_cover(best, r, name)))
     return "".join(f"; {s}" for s in said)
 
 
@@ -111,5 +111,5 @@ def best_tie_short(run: PipelineRun) -> str:
     for r in rivals(run):
         _, median, lead = paired_lead(best, r)
         said.append(f"beside batch {r.batch} {config_name(r)}: medians within noise, "
-                    f"{_SHORT[_lead_words(median, lead)]} ({median:.2f} ± {lead:.2f}), section 5")
+                    f"{_SHORT[lead_word(median, lead)]} ({median:.2f} ± {lead:.2f}), section 5")
     return "".join(f"; {s}" for s in said)

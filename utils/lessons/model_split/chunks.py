@@ -2,16 +2,18 @@
 1F1B, interleaved zero bubble, ZBV) beside plain 1F1B, from the run's own figures. ``report`` re-exports them.
 
     say(bubble_answer(run.rows, run.plain, "this launch"))  # idle shares ± spread, speedups
+    say(plain_in_section5(run.plain, sweep))                      # plain 1F1B here beside section 5's
     say(p_at_this_m(zbv_row))                                     # ZBV against p = 2x at this m, from the run
 """
 
 from __future__ import annotations
 
-from utils.claims import as_printed, half_up, paired_spread, printed_ratio, runs_agree, within_noise
+from utils.claims import as_printed, half_up, paired_spread, printed_ratio, within_noise
+from utils.lessons.model_split.best import lead_word, paired_lead
 from utils.lessons.model_split.bounds import printed_side
 from utils.lessons.model_split.noise import (above_as_printed, beside_line, median_past_devices, printed, round_text,
                                             rounds_text)
-from utils.lessons.model_split.runs import Row
+from utils.lessons.model_split.runs import PipelineRun, Row
 
 
 def idle_shares(r: Row) -> list[float]:
@@ -44,8 +46,7 @@ def _idle_text(r: Row) -> str:
 def _idle_apart(r: Row, plain: Row) -> tuple[list[int], list[int], list[int]]:
     """Worker by worker, as printed: where this row's idle share ± its spread lies wholly below plain 1F1B's
     (less idle), where the two bands overlap (not separated by these rounds), and where it lies wholly above
-    (more idle). The rule the speedups beside plain 1F1B are read by (``_within_launch``): only bands that
-    clear each other are read. No baselines' gap widens them: an idle share divides two times of the same
+    (more idle): only bands that clear each other are read. No baselines' gap widens them: an idle share divides two times of the same
     round, not a speedup's one-device step."""
     less, unresolved, more = [], [], []
     shares = zip(idle_shares(r), idle_spread(r), idle_shares(plain), idle_spread(plain))
@@ -73,7 +74,7 @@ def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
     "Less idle" only where the two shares' bands clear each other (``_idle_apart``); shares whose bands overlap
     are named as not separated, and shares wholly above plain 1F1B's as more idle, so that every worker of every
     row is classed once. Both directions are said: less idle on every worker, on some (named), or on none; more
-    idle where a band clears plain 1F1B's from above; faster, slower or not read."""
+    idle where a band clears plain 1F1B's from above; faster, slower or within noise of it, round by round."""
     every, some, none, unresolved, idler = [], [], [], [], []
     for r in rows:
         less, within, more = _idle_apart(r, plain)
@@ -133,29 +134,40 @@ def baseline_note(here: float, there: float, batch: int) -> str:
     return said + f"the two differ by {gap:.0%}: {beside}{slower}."
 
 
-def _within_launch(v: float, d: float, pv: float, pd: float) -> str:
-    """One row's median ``v`` ± ``d`` beside plain 1F1B's ``pv`` ± ``pd`` timed in the same rounds, as printed:
-    within noise (a median inside the other's band), not read (the bands overlap), or faster or slower."""
-    if runs_agree(v, d, pv, pd):
-        return "within noise of it"
-    apart = f"{half_up((v / pv - 1) * 100, 0):+.0f}%"  # worked from the two printed medians
-    if round(pv - pd, 9) <= round(v + d, 9) and round(v - d, 9) <= round(pv + pd, 9):  # 9 decimals: float error
-        return f"{apart}, too small to read: the two bands overlap"
-    return f"{apart}: " + ("faster" if v > pv else "slower")
-
-
 def _beside_plain(rows: list[Row], plain: Row) -> str:
-    """Each speedup beside plain 1F1B's timed in the same launch, against the same one-device step: no gap
-    between launches to widen by (section 7 shows a figure moving between launches by more than one launch's
-    ±), so only each band's own noise decides. Every figure as printed."""
+    """Each speedup beside plain 1F1B's, timed in the same rounds against the same one-device step, read by the
+    lesson's one rule for two figures of the same rounds (section 3's note; section 5's best beside its
+    runner-up reads the same way, ``best.paired_lead``): each round's speedup over plain 1F1B's, their median ±
+    their spread, faster or slower only where that keeps clear of 1, never two medians. Every figure as printed."""
     pv, pd = printed(plain)
     said = []
-    for r in rows:  # each row's ± printed beside it: the reader checks the band from the page
+    for r in rows:  # each row's ± printed beside it, then its paired ratio: the reader checks both from the page
         v, d = printed(r)
-        said.append(f"{r.schedule} {v:.2f}x ± {d:.2f} ({_within_launch(v, d, pv, pd)})")
+        _, median, spread = paired_lead(r, plain)
+        word = {"ahead": "faster", "behind": "slower", "not separated": "within noise of it"}[
+            lead_word(median, spread)]
+        said.append(f"{r.schedule} {v:.2f}x ± {d:.2f} (round by round {median:.2f} ± {spread:.2f} of it: {word})")
     return (f"Speedups beside plain 1F1B's {pv:.2f}x ± {pd:.2f}, timed in the same rounds against the same "
-            f"one-device step ({as_printed(plain.baseline, 0, 1e-3):.0f} ms): " + ", ".join(said) + ". Faster "
-            "or slower only where a row's median ± its spread clears plain 1F1B's.")
+            f"one-device step ({as_printed(plain.baseline, 0, 1e-3):.0f} ms): " + ", ".join(said) + ". Each is "
+            "read round by round: its speedup over plain 1F1B's in the same round, the median of those ratios ± "
+            "their spread; faster or slower only where that clears 1.")
+
+
+def plain_in_section5(plain: Row, sweep: PipelineRun) -> str:
+    """Plain 1F1B of section 9 beside the same configuration in section 5's sweep, another launch: both
+    figures and whether they agree (``report.same_config_note``, the one noise rule across launches), or why
+    no configuration ran twice (section 5 did not run this batch and m, or cut the model elsewhere)."""
+    from utils.lessons.model_split.report import same_config_note  # here: report re-exports this module
+
+    earlier = [r for r in sweep.rows if (r.batch, r.m, r.schedule, r.naive) == (plain.batch, plain.m, "1f1b", False)]
+    where = f"plain 1F1B, batch {plain.batch}, m={plain.m}"
+    if not earlier:
+        return f"Section 5's sweep did not run {where}: no configuration ran in both launches."
+    split = tuple(earlier[0].split_points or sweep.split_points)
+    if tuple(plain.split_points or split) != split:
+        return (f"Section 5's sweep ran {where} split {list(split)}, this section split "
+                f"{list(plain.split_points)}: not the same configuration, so the two figures are not compared.")
+    return same_config_note(earlier[0], plain, "section 5's sweep")
 
 
 def _past_p_candidates(r: Row) -> str:
