@@ -69,7 +69,7 @@ def test_03_the_claims_row_asks_for_the_rough_reading_first():
     closing = next(s for s in code if "largest_msg" in s and "show_claims(rows)" in s)
     assert "allreduce.rough_peak_claim(peak_name, top, LINK.fit.beta" in closing
     assert "allreduce.rough_peak_claim(peak_name, top, line" in closing
-    assert sum("GB/s{allreduce.rough_rate(top)}" in s for s in code) == 1
+    assert sum("allreduce.beside_line(top, " in s for s in code) == 1  # t76: the sentence reads it alike
 
 
 def test_04_a_small_worked_spread_keeps_a_third_decimal():

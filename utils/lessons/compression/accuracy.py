@@ -61,18 +61,20 @@ def recovery_text(cost: tuple[float, float], change: tuple[float, float]) -> str
     """Does fine-tuning recover what pruning cost? ``cost``: the dense model's accuracy less the pruned one's,
     before fine-tuning; ``change``: fine-tuning's gain (after less before); each with its paired standard error,
     read with ``within`` (two standard errors). Lesson 04."""
+    # ``moved`` is the accuracy's change, not the cost's: "it" would read a fall in accuracy as a cost recovered
     paid, moved = f"{cost[0]:.3f} ± {cost[1]:.3f}", f"{change[0]:+.3f} ± {change[1]:.3f}"
     if within(*cost):
         return (f"Pruning's cost, {paid} (paired standard error), is within two standard errors of none: no cost "
-                f"is shown here, so there is none shown to recover (fine-tuning moved it by {moved}).")
+                f"is shown here, so there is none shown to recover (fine-tuning moved the accuracy by {moved}).")
     if within(*change):
-        return (f"Recovery not shown: pruning cost {paid} (paired standard error) and fine-tuning moved it by "
-                f"{moved}, within two standard errors of no change.")
+        return (f"Recovery not shown: pruning cost {paid} (paired standard error) and fine-tuning moved the "
+                f"accuracy by {moved}, within two standard errors of no change.")
     if change[0] > 0:
         return (f"Fine-tuning recovered part or all of it: pruning cost {paid} (paired standard error) and "
                 f"fine-tuning won back {moved}, beyond two standard errors.")
+    lost = f"{-change[0]:.3f} ± {change[1]:.3f}"  # "lost a further 0.012", not "a further -0.012"
     return (f"Fine-tuning did not recover it: pruning cost {paid} (paired standard error) and fine-tuning lost a "
-            f"further {moved}, beyond two standard errors.")
+            f"further {lost} of accuracy, beyond two standard errors.")
 
 
 # Two-sided 95% critical values of Student's t, by degrees of freedom (seeds - 1): with few seeds the standard

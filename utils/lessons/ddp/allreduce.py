@@ -272,6 +272,21 @@ def rough_peak_claim(claim: str, row: dict, line: float, kind: str, digits: int)
                  f"the peak's median is rough: no share of the {kind} scored")
 
 
+def beside_line(row: dict, line: float, digits: int, name: str, expected=None) -> str:
+    """Section 6's words for the peak busbw (``row``) beside the link's figure ``line`` (bytes/s, printed to
+    ``digits`` decimals of GB/s; ``name``: "the machine profile's β"): "1.61 GB/s, 46% of the machine profile's
+    β, 3.48 GB/s", read against ``expected`` (``machine.BusExpectation``) where one is given. Where the peak's
+    median is rough (``is_rough``), the claims row's rule (``rough_peak_claim``) holds here too: "~1.61 GB/s"
+    with its repeats' rates, and no share scored, so that the sentence and the row never disagree. Lesson 03."""
+    figure = f"{name}, {as_printed(line, digits, 1e9):.{digits}f} GB/s"
+    if is_rough(row):
+        return (f"~{printed_gbs(row['busbw']):.2f} GB/s{rough_rate(row)} against {figure}: its median is rough, "
+                "so no share of it is scored")
+    share = busbw_share(row["busbw"], line, digits)
+    read = f", {expected.reading(share)}" if expected else ""
+    return f"{printed_gbs(row['busbw']):.2f} GB/s, {share:.0%} of {figure}{read}"
+
+
 def rate_drops(rows: list[dict]) -> list[str]:
     """Where busbw, as printed, falls from one size to the next before the curve's highest point, a fall
     ``trend`` does not read (it reads from the highest size on, or the best earlier size where the largest
@@ -385,13 +400,29 @@ def small_messages(rows: list[dict], small: int = SMALL_BYTES, link: "machine.Li
     share = float(fixed_text) / t1  # the share worked from the two ms figures as printed
     said += (f". Taken as a fixed part plus a part per byte, these two medians put the fixed part at "
              f"({k:g} x {ms_text(first['seconds'])} - {ms_text(last['seconds'])}) / {k - 1:g} = {fixed_text} ms, "
-             f"{percent(share)} of the {_label(first['bytes'])} message's {ms_text(first['seconds'])} ms. "
+             f"{_against_first(float(fixed_text), share, first)}. "
              + ("It is mostly a fixed cost per message, whatever its size, like lesson 00's α (the cost of "
                 "sending one message one way, through the socket or the driver). That is why small messages "
                 "reach so little of the link's rate"
                 if half_up(share * 100, 0) >= 50 else  # as the percent prints
                 "It is partly a fixed cost per message, like lesson 00's α, the rest growing with the bytes"))
     return said + ("\n" + _beside_two_alpha(float(fixed_text), link) if link else "")
+
+
+def _against_first(fixed_ms: float, share: float, first: dict) -> str:
+    """The fixed part (ms, as printed) beside the smallest message's median: a share up to 100% as printed
+    ("96% of the 4 KiB message's 0.256 ms"); above it, where the larger message took less, a plain multiple
+    (a share past the whole time reads as impossible), the same within noise where the fixed part lies within
+    that message's repeats, as printed, else beyond them: the two medians then fit no part per byte."""
+    whole = f"the {_label(first['bytes'])} message's {ms_text(first['seconds'])} ms"
+    if half_up(share * 100, 0) <= 100:  # as the percent prints
+        return f"{percent(share)} of {whole}"
+    times = f"{half_up(share, 2):.2f}x {whole}"
+    repeats = f"its repeats ran {ms_text(first['low'])}-{ms_text(first['high'])} ms"
+    if fixed_ms <= printed_seconds(first["high"]) * 1e3:
+        return f"{times}: the same within noise ({repeats}), so all of it reads as fixed"
+    return (f"{times}, beyond its repeats ({repeats}): the larger message took less, so these two medians "
+            "leave no part growing with the bytes")
 
 
 def _ms_figure(ms: float) -> str:
