@@ -42,24 +42,8 @@ def test_the_prediction_names_each_pair_and_the_policys_rounds_beside_its_fastes
     assert agree.startswith("83.7 ms:") and "twice (+2.9 each:" in agree and "the same)" in agree
 
 
-def test_the_selective_pair_is_judged_against_the_plain_pairs_share():
-    share = (23.3 * MS, 25.7 * MS)   # 0.91x: the head and loss take 2.4 ms
-    beyond = policy_cost.part_over_whole("selective blocks' forward", 28.7 * MS, "selective forward", 28.6 * MS,
-                                         0.04, "then this", share=share)
-    assert beyond == ("The selective blocks' forward (28.7 ms) took longer than the selective forward that "
-                      "contains it (28.6 ms): 1.00x the whole's time (the fastest run of each; its ± 0.04 from "
-                      "their paired rounds' own ratios), against 0.91x in the plain pair (23.3 / 25.7 ms, also the "
-                      "fastest of each; the head and loss run outside the policy, so the shares should match): "
-                      "beyond their noise, a cause not timed apart here; then this.")
-    # shorter than its whole but still off the plain share: said, with its share
-    short = policy_cost.part_over_whole("s", 28.0 * MS, "w", 28.6 * MS, 0.02, "t", share=share)
-    assert "(28.0 ms) took 0.98x the w that contains it (28.6 ms)" in short and "beyond their noise" in short
-    # within the plain share's noise and shorter: nothing to say
-    assert policy_cost.part_over_whole("s", 26.2 * MS, "w", 28.6 * MS, 0.02, "t", share=share) == ""
-    # longer than its whole but the plain share is near 1x too: within
-    near = policy_cost.part_over_whole("s", 28.7 * MS, "w", 28.6 * MS, 0.04, "t", share=(25.5 * MS, 25.7 * MS))
-    assert "against 0.99x" in near and "within their noise; t." in near
-    # the old rule, against 1x, is kept where no share is given
+def test_the_plain_pair_is_judged_against_1x_where_no_rounds_are_given():
+    # the selective pair against the plain pair's share, from the rounds: tests/test_0506_s76.py (t76_0506 #1)
     assert "within their noise" in summary.part_over_whole("s", 28.7 * MS, "w", 28.6 * MS, 0.04)
 
 
@@ -103,7 +87,7 @@ def test_cell_16_reads_the_prediction_from_both_pairs():
     cell = next("".join(c["source"]) for c in json.loads((NOTEBOOKS / "06_memory.ipynb").read_text())["cells"]
                 if "POLICY_PAIR" in "".join(c["source"]))
     assert "predicted = predicted_range(plain_step, recomputed, CKPT_TIMES, CKPT_ROUNDS)" in cell
-    assert "2 * policy_cost" not in cell and "share=(CKPT_TIMES[\"blocks' forward\"], CKPT_TIMES[\"forward\"])" in cell
+    assert "2 * policy_cost" not in cell and "rounds=CKPT_ROUNDS, plain=(\"blocks' forward\", \"forward\")" in cell
     assert "prediction_words(plain_step, recomputed, CKPT_TIMES, policy_rounds, CKPT_ROUNDS)" in cell
 
 

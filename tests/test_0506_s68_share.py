@@ -7,17 +7,7 @@ from utils.lessons.memory import policy_cost
 MS = 1e-3
 
 
-def test_the_policy_pairs_note_names_the_fastest_runs_and_the_rounds_pm_apart():
-    said = policy_cost.part_over_whole("selective blocks' forward", 27.4 * MS, "selective forward", 26.9 * MS,
-                                       0.04, "then this", share=(22.7 * MS, 24.2 * MS))
-    # 27.4 / 26.9 = 1.02x: the two fastest runs, not a paired rounds' figure
-    assert ": 1.02x the whole's time (the fastest run of each; its ± 0.04 from their paired rounds' own ratios)"\
-        in said, said
-    assert "against 0.94x in the plain pair (22.7 / 24.2 ms, also the fastest of each;" in said
-    assert "in their paired rounds," not in said
-
-
-def test_the_plain_pairs_note_says_the_same():
+def test_the_plain_pairs_note_names_the_fastest_runs_and_the_rounds_pm_apart():
     said = policy_cost.part_over_whole("blocks' forward", 28.4 * MS, "forward", 26.9 * MS, 0.02)
     assert "(1.06x the whole's time, the fastest run of each; its ± 0.02 from their paired rounds' own ratios: " \
         "beyond their noise" in said, said

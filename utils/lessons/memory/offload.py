@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import torch
 
 from utils import bench, claims
+from utils.lessons.memory.threads_rounds import rounds_reach
 
 FP32 = 4
 
@@ -139,6 +140,10 @@ def _rounds_past_words(paired: list[float], cores: int, too: bool = True) -> str
     if not past:
         return f"{where} no round's own ratio passed it: that reading goes pair by pair"
     if len(past) == len(paired):
+        reach = rounds_reach(paired, cores)   # the reading's verdict: past the bound only where the ± clears it
+        if reach:
+            return (f"{where} every round's own ratio passed it{too} as printed, but their median's ± reaches it "
+                    f"({reach}): within noise of its bound")
         return f"{where} every round's own ratio passed it{too}; the cause is not timed apart here"
     if len(past) >= len(paired) - len(past):   # as many past as not: the reading gives no verdict
         return (f"{where} {len(past)} of {len(paired)} rounds' own ratios passed it{too}: the rounds disagree, "

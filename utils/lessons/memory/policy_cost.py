@@ -9,7 +9,7 @@ at both ends and the prediction is a range (t28_0506 #1).
     whole, blocks = policy_costs(CKPT_TIMES)                       # seconds, as the table prints them
     low, high = predicted_range(step, recomputed, CKPT_TIMES)      # seconds
     prediction_words(step, recomputed, CKPT_TIMES, "1.12x ± 0.04")  # "83.7-86.2 ms: the step (68.8) + ..."
-    part_over_whole(..., share=(plain_blocks, plain_whole))         # a pair's share against the plain pair's
+    part_over_whole(..., rounds=ROUNDS, plain=("blocks' forward", "forward"))  # its share against the plain one's
 """
 
 from __future__ import annotations
@@ -106,21 +106,19 @@ def prediction_words(step: float, recomputed: float, times: dict, policy_rounds:
 
 def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread: float | None = None,
                     then: str = "no figure here is built on their difference",
-                    share: tuple[float, float] | None = None, share_spread: float | None = None) -> str:
+                    rounds: dict | None = None, plain: tuple[str, str] | None = None) -> str:
     """A note where a timed part took longer than the timed whole that contains it (e.g. the blocks' forward
     and the whole loss's forward, timed apart): a part cannot take longer than its whole, so the gap comes
     from timing them apart, and ``then`` says what is built on it. ``spread``: the pair's paired rounds' ±
     (x the whole's time), printed so that "within" or "beyond" their noise is the reader's to check. "" where
-    the part is shorter. ``share``: the plain pair's (part, whole) seconds, for a pair that differs from it
-    only inside the part (the policy): its part/whole is then judged against the plain pair's share, not 1x
-    (the head and loss take their time in both), and the note is given wherever it is beyond (t28_0506 #1).
-    ``share_spread``: the plain pair's own rounds' ±, printed beside its share and read by the noise rule
-    between two figures (``claims.runs_agree``): each share is the fastest run of each, and each has its ±
-    (t30_0506). Lesson 06."""
+    the part is shorter. ``rounds`` and ``plain`` (the plain pair's (part, whole) names in ``rounds``): for a
+    pair that differs from the plain one only inside the part (the policy), its share is judged against the
+    plain pair's, not 1x (the head and loss take their time in both), from the rounds (``_against_share``;
+    t28_0506 #1, t76_0506 #1). Lesson 06."""
     # as printed, in ms: 26.4 - 25.4 is 1.0
     part_ms, whole_ms = _ms(part_s), _ms(whole_s)
-    if share is not None:
-        return _against_share(part, part_ms, whole, whole_ms, max(spread or 0.0, 0.02), then, share, share_spread)
+    if rounds is not None and plain is not None:
+        return _against_share(part, part_ms, whole, whole_ms, then, rounds, plain)
     if part_ms <= whole_ms:
         return ""
     gap = f"the {part_ms - whole_ms:.1f} ms gap comes from timing them apart"
@@ -135,30 +133,46 @@ def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread
             f"({whole_ms:.1f} ms): {gap}, and {then}.")
 
 
-def _against_share(part: str, part_ms: float, whole: str, whole_ms: float, spread: float, then: str,
-                   share: tuple[float, float], share_spread: float | None = None) -> str:
-    """``part_over_whole`` against the plain pair's share: "" where the two shares agree within their noise
-    and the part is no longer than its whole; else both shares, with the verdict. With the plain pair's own ±
-    (``share_spread``, at least 2 % as the pair's own) the two agree where either ± covers the other share
-    (``claims.runs_agree``); without it, where the part's ± covers the plain share."""
-    ratio, pm = claims.half_up(part_ms / whole_ms, 2), claims.as_printed(spread, 2)
-    plain_part, plain_whole = (_ms(s) for s in share)
-    base = claims.half_up(plain_part / plain_whole, 2)
-    if share_spread is None:
-        within, base_pm = claims.within_noise(ratio, pm, base), ""
-    else:
-        plain_pm = claims.as_printed(max(share_spread, 0.02), 2)
-        within, base_pm = claims.runs_agree(ratio, pm, base, plain_pm), f" ± {plain_pm:.2f}"
+def _against_share(part: str, part_ms: float, whole: str, whole_ms: float, then: str, rounds: dict,
+                   plain: tuple[str, str]) -> str:
+    """``part_over_whole`` against the plain pair's share, each share read as the page reads every ratio: the
+    median of its rounds' own ratios, ± their spread, at least 2 % (``measure.step_ratio``), the two judged by
+    the noise rule between two figures (``claims.runs_agree``). "" where they agree and the part is no longer
+    than its whole (the fastest of each, as the table prints them). A "beyond" names the rounds that carry it
+    (``_rounds_apart``): the fastest of each may all be one round's, which alone once read 1.00x against 0.91x
+    "beyond their noise" where the rounds' medians agreed (t76_0506 #1)."""
+    share, pm, each = step_ratio(rounds, part, whole)
+    base, base_pm, base_each = step_ratio(rounds, *plain)
+    within = claims.runs_agree(share, pm, base, base_pm)
     if within and part_ms <= whole_ms:
         return ""
-    head = (f"took longer than the {whole} that contains it ({whole_ms:.1f} ms)" if part_ms > whole_ms else
-            f"took {ratio:.2f}x the {whole} that contains it ({whole_ms:.1f} ms)")
-    return (f"The {part} ({part_ms:.1f} ms) {head}: {ratio:.2f}x the whole's time ({_WHICH.format(pm=pm)}), "
-            f"against {base:.2f}x{base_pm} in the plain pair ({plain_part:.1f} / {plain_whole:.1f} ms, also the "
-            f"fastest of each{'; its ± from its own paired rounds' if base_pm else ''}; the head and loss run "
-            f"outside the policy, so the shares should match): "
-            + ("within their noise" if within else "beyond their noise, a cause not timed apart here")
-            + f"; {then}.")
+    head = "took longer than" if part_ms > whole_ms else "is set against"
+    said = (f"The {part} ({part_ms:.1f} ms) {head} the {whole} that contains it ({whole_ms:.1f} ms; the fastest "
+            f"run of each): in their rounds, {share:.2f}x ± {pm:.2f} the whole's time, against {base:.2f}x "
+            f"± {base_pm:.2f} in the plain pair ({plain[0]} / {plain[1]}; each the median of its {len(each)} "
+            f"rounds' own ratios, ± their spread, at least 2 %; the head and loss run outside the policy, so the "
+            f"shares should match): ")
+    if within:
+        return said + f"within their noise; {then}."
+    return said + _rounds_apart(each, pm, base_each, base_pm) + f"; {then}."
+
+
+def _rounds_apart(each: list[float], pm: float, base_each: list[float], base_pm: float) -> str:
+    """The verdict where two shares' medians lie beyond each other's ± (``_against_share``), with the rounds
+    that carry it: those whose own two shares, as printed, the same two ± do not cover. Two or more: beyond
+    their noise, named; one or none: not a finding, said so (a median may be one round's figure)."""
+    apart = [k for k, (a, b) in enumerate(zip(each, base_each), 1)
+             if not claims.runs_agree(claims.as_printed(a, 2), pm, claims.as_printed(b, 2), base_pm)]
+    rest = len(each) - len(apart)
+    if len(apart) >= 2:
+        names = ", ".join(map(str, apart[:-1])) + f" and {apart[-1]}"
+        return (f"beyond their noise, carried by rounds {names} of {len(each)} (each round's own two shares "
+                f"beyond the same ±), a cause not timed apart here")
+    if apart:
+        return (f"beyond their noise by the medians, but carried by round {apart[0]} alone (its own two shares "
+                f"beyond the same ±, the other {rest} rounds' within it): one moment of this run, not a finding")
+    return ("beyond their noise by the medians, though no round's own two shares are (the medians come from "
+            "different rounds): not a finding")
 
 
 def expected_gain_words(full_step: float, predicted: tuple[float, float], gain: float, noise: float) -> str:

@@ -79,3 +79,10 @@ def chunked_cost(ratio: float, noise: float, rounds: list[float] | None = None) 
                 + named)
     return (verdict + ": not the small cost the theory expects; unexplained here, re-run to see whether it "
             "repeats" + named)
+
+
+def rounds_basis(rounds: list[float]) -> str:
+    """How a step ratio beside its verdict was read, with how many rounds it rests on (``rounds``: each round's
+    own ratio, ``measure.step_ratio``'s third figure): "the median of 5 rounds' own ratios, ± their spread, at
+    least 2 %", so that a reader weighs a verdict from 5 rounds as one (t76_0506 #3). Lesson 06."""
+    return f"the median of {len(rounds)} rounds' own ratios, ± their spread, at least 2 %"

@@ -9,6 +9,8 @@ round). Used by ``summary.threads_reading``.
 
 from __future__ import annotations
 
+import statistics
+
 from utils import claims
 
 # how far past the band of a typical round (the ± and the middle half) a round must lie to be named: the
@@ -156,3 +158,20 @@ def every_round_past(paired: list[float], cores: int, margin: float = MARGIN) ->
         return f"every round passed it as printed, but none beyond the lesson's {margin:.0%} floor"
     return (f"every round passed it as printed, all but {len(near)} beyond the lesson's {margin:.0%} floor "
             f"({names} within it)")
+
+
+def reach_working(median: float, spread: float, bound: float) -> str:
+    """Whether the printed range median ± spread reaches ``bound`` from above, worked from the printed figures
+    (half up): the working, "2.12 - 0.13 = 1.99x" against 2.00x, or "" where the whole range clears the bound.
+    A finding past a bound is one the whole range clears; every round past it as printed is not enough, 3
+    rounds' ± reaching it (t76_0506 #2: 2.12x ± 0.13 was called a finding past 2.00x)."""
+    median, spread = claims.as_printed(median, 2), claims.as_printed(spread, 2)
+    low = claims.half_up(median - spread, 2)
+    return f"{median:.2f} - {spread:.2f} = {low:.2f}x" if low <= bound else ""
+
+
+def rounds_reach(paired: list[float], bound: float) -> str:
+    """``reach_working`` for the rounds' own ratios (``paired``): their median as printed, ± the course's spread
+    of rounds (``claims.printed_spread``), the figures the threads reading prints."""
+    median = claims.half_up(statistics.median([claims.as_printed(r, 2) for r in paired]), 2)
+    return reach_working(median, claims.printed_spread(paired), bound)
