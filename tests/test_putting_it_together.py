@@ -253,7 +253,7 @@ def test_a_step_that_did_not_pay_says_its_measured_reason():
     assert "width 128" in why
     two = ladder.Rung("two devices", base.settings.scaled(batch_per_worker=8), 2, 2.0, "")
     after = [{"tokens_per_s": 1024 / 0.12, "cpu_s": 0.6, "timed_s": 1.0}] * 3
-    assert "60% of a core" in ladder.why_slower(ladder.Compared(two, base, before, after))
+    assert "60% of one core" in ladder.why_slower(ladder.Compared(two, base, before, after))
 
 
 def test_the_held_out_loss_reads_the_same_text_whatever_the_step_s_batch():
@@ -627,13 +627,14 @@ def test_the_two_devices_gap_is_set_against_the_all_reduce_the_guide_priced():
     c = ladder.Compared(dataclasses.replace(one.rung, workers=2), one.kept, one.before, one.after)
     said = ladder.two_devices_gap(c, 3.48e9, 3.225e6, simulated=True)  # 12.9 MB: 3.7 ms on the link
     assert "against 50.0 ms at the bound" in said and "26.9 ms a step the bound does not see" in said
-    assert "100% of a core" in said and "That estimate is 14% of the gap" in said and "at most" not in said
+    assert "100% of one core" in said and "That estimate is 14% of the gap" in said and "at most" not in said
     assert "an estimate, not a floor" in said and "(3.48 GB/s)" in said and "cannot tell" in said
     assert "could explain all" in ladder.two_devices_gap(c, 0.3e9, 3.225e6, simulated=False)
-    assert "of a core" not in ladder.two_devices_gap(c, None, 3.225e6, simulated=False)
+    assert "of one core" not in ladder.two_devices_gap(c, None, 3.225e6, simulated=False)
     slower = _paired("two devices", [0.75, 0.75, 0.75])
     slow = ladder.Compared(dataclasses.replace(slower.rung, workers=2), slower.kept, slower.before, slower.after)
-    assert "of a core" not in ladder.two_devices_gap(slow, 3.48e9, 3.225e6, simulated=True)  # why_slower says it
+    # why_slower says it
+    assert "of one core" not in ladder.two_devices_gap(slow, 3.48e9, 3.225e6, simulated=True)
 
 
 def test_a_step_above_its_bound_says_its_causes_as_candidates_and_what_is_listed():

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from utils import claims
 from utils.bench import alternate
-from utils.lessons.putting_it_together import allreduce_fit, guide, peaks
+from utils.lessons.putting_it_together import allreduce_fit, core_share, guide, peaks
 from utils.lessons.putting_it_together.guide import amdahl
 from utils.lessons.putting_it_together.script import Settings, train
 from utils.lessons.putting_it_together.step_memory import peak_of, step_peak  # noqa: F401  (the notebook's ladder.step_peak)
@@ -453,21 +453,22 @@ def compile_break_even(c: Compared, run_steps: int | None = None) -> str:
 def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, simulated: bool,
                     fit: tuple[float, float, float] | None = None) -> str:
     """How far the two-devices step fell short of its bound, in ms a step, against the all-reduce the guide
-    priced (ring: 2(n-1)/n x 4 B a parameter over the link's measured rate), rank 0's share of a core, and
-    ``fit``: lesson 07's whole all-reduce on this machine (``allreduce_fit.lesson_07``), where it was kept."""
+    priced (ring: 2(n-1)/n x 4 B a parameter over the link's measured rate), rank 0's share of a core
+    (``core_share``), and ``fit``: lesson 07's whole all-reduce on this machine (``allreduce_fit.lesson_07``),
+    where it was kept."""
     n = c.rung.workers
     before, after = paired_step_ms(c)   # ms as printed: every figure below is worked from the printed ones
     ideal = claims.half_up(before / n, 1)   # worked from printed ms: half up, as a reader (172.7/2 = 86.4)
     gap = claims.half_up(after - ideal, 1)
-    cores = [r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")]  # CPU workers: a core's share
-    # then ``why_slower`` has already said the core's share
-    core = (f"; rank 0 had {_median(cores):.0%} of a core in its timed steps" if simulated and cores
-            and not shown_slower(c) else "")
+    # CPU workers: their share of a core, a sentence of its own (a slower step: ``why_slower`` has said it)
+    core = (core_share.rank0_words(c.after, c.rung.settings.threads) if simulated and not shown_slower(c)
+            else "")
     # the step time is worked (before / gain), never "took": its runs' tokens/s, unpaired, give another figure
     said = (f"In this step's rounds, the steps before it, {before:.1f} ms (their median in the same rounds), "
             f"over the paired gain, {c.gain:.2f}x, give {after:.1f} ms a step (a paired figure: its runs' "
             f"median tokens/s, timed apart, can give another) against {ideal:.1f} ms at the bound (1/{n} of "
-            f"those {before:.1f} ms): {gap:.1f} ms a step the bound does not see{core}.")
+            f"those {before:.1f} ms): {gap:.1f} ms a step the bound does not see."
+            + (f" {core[:1].upper()}{core[1:]}." if core else ""))   # a sentence: "Rank 0's ..."
     if link_rate is None or gap <= 0:
         return said
     # ms, the very figure the guide's table prints (3 figures, worked from its GB and GB/s): 3.24, not 3.2
@@ -498,13 +499,11 @@ def why_slower(c: Compared) -> str:
     if c.rung.removes_s:
         return measured + (f"; the for-loop AdamW it replaces was {c.removable_s * 1e3:.1f} ms of the "
                            f"{before:.1f} ms before it")
-    core = _median([r["cpu_s"] / r["timed_s"] for r in c.after if r.get("timed_s")])
     cause = {
         "feeding": "handing a batch over from the loader process costs more than the loading it hides",
         "precision": f"at width {c.rung.settings.width} the casts autocast adds cost more than the bf16 "
                      "matmuls save",
-        "two devices": f"rank 0 had {core:.0%} of a core in its timed steps (compute and gloo's threads): "
-                       "the two workers share this machine's cores",
+        "two devices": core_share.rank0_words(c.after, c.rung.settings.threads),
         "memory": "checkpointing recomputes every block's forward",
     }.get(c.rung.name, "")
     return measured + (f"; {cause}" if cause else "")

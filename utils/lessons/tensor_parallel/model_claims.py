@@ -35,6 +35,46 @@ def model_crossover_words(crossovers: tuple, widths: list[int], residual: float)
     return f"{middle} (from {low} {upper}, with {off})"
 
 
+MARGIN = "the margin asked here: the lesson's 5 % tolerance for timing noise"
+
+
+def crossover_sentences(rows: list[dict], won: int | None, model_at: str) -> list[str]:
+    """Lesson 07, section 4's crossover, model beside measured, in short sentences (one claim each):
+    ``rows`` ``cost.analyse``'s, ``won`` its "measured_crossover" (None: the split never won beyond noise),
+    ``model_at`` ``model_crossover_words``'s width. Every speed-up and ± read as printed, as the width table
+    reads them."""
+    widths = [r["width"] for r in rows]
+    said = ["The crossover is the smallest width where the split beats one device, there and at every larger "
+            "width swept.",
+            f"The model puts it at width {model_at}."]   # the term defined where it is first printed
+    if not won:
+        said.append(f"Measured: the split was never faster than one device beyond the rounds' noise, up to "
+                    f"width {widths[-1]}.")
+    else:
+        said.append("Measured: the split was faster than one device beyond the rounds' noise from width "
+                    f"{won} on.")
+        if won != widths[0]:
+            before = widths[widths.index(won) - 1]
+            said.append(f"Width {before} was not, so the crossover lies between {before} and {won}.")
+        first = rows[widths.index(won)]
+        speedup, spread = (claims.as_printed(first[k], 2) for k in ("speedup", "spread"))
+        said.append(f"At width {won} the split ran {speedup:.2f}x ± {spread:.2f} (± half the middle half's "
+                    "range of the paired rounds).")
+        edge = speedup - spread
+        said.append(f"Its lower edge, {edge:.2f}x, is above 1x by less than 0.05 ({MARGIN}), so another run "
+                    "may place the crossover later." if round(edge, 9) < 1.05 else
+                    f"Its lower edge, {edge:.2f}x, is clear of 1x by 0.05 or more ({MARGIN}).")
+    noisy = [r["width"] for r in rows   # the width table's "within noise" verdicts
+             if claims.within_noise(claims.as_printed(r["speedup"], 2), claims.as_printed(r["spread"], 2))]
+    if noisy:
+        said.append(f"Within noise of 1x: width{'s' * (len(noisy) > 1)} {', '.join(map(str, noisy))}.")
+    early = next((r["width"] for r in rows if r["speedup"] > 1), None)
+    if won and early and early < won:
+        said.append(f"The median speed-up passes 1x earlier, at width {early}, but within the rounds' noise "
+                    "there (the error bars).")
+    return said
+
+
 def prediction(rows: list[dict]) -> Claim:
     """The model's prediction against the measured speed-up: the largest width's share of the prediction,
     and the range over every width swept, with the side the model erred on where it was the same at every

@@ -12,7 +12,7 @@ half one device's time), so it is named and set beside the base, never left for 
 
 from __future__ import annotations
 
-from utils.claims import as_printed, half_up
+from utils.claims import as_printed, half_up, runs_agree
 from utils.lessons.tensor_parallel.cost import half_per_call
 
 
@@ -32,8 +32,8 @@ def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blo
     out = (f"Section 1 timed other work: a forward pass of {blocks.depth} whole blocks of width {blocks.width} "
            f"(attention and MLP, an all-reduce after each), {pass_x:.2f}x ± {pass_spread:.2f}; this section one "
            f"MLP block's forward and backward step at width {row['width']}, {step_x:.2f}x ± {step_spread:.2f}")
-    gap = abs(as_printed(pass_x, 2) - as_printed(step_x, 2))   # the figures as printed above
-    if gap <= as_printed(pass_spread, 2) + as_printed(step_spread, 2):
+    # the course's noise rule between two runs (either median ± its spread covers the other's), as printed
+    if runs_agree(*(as_printed(v, 2) for v in (pass_x, pass_spread, step_x, step_spread))):
         return out + f": the two agree within their noise{label}."
     lower = "section 1's pass" if pass_x < step_x else "this section's step"
     lower_compute, higher_compute = ((pass_compute, step_compute) if pass_x < step_x else
