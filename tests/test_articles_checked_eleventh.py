@@ -37,12 +37,14 @@ def test_zeroed_weights_within_the_floor_on_both_sides_are_noise_not_slower():
     assert said.startswith("within noise of the dense layer"), said
     assert "1.01x the dense time (two fastest times, no paired rounds) (within noise of the dense layer" in words, words
     assert "slower" not in words
-    assert "5.36 ms, 1.01x the dense time (no faster: within the 2% noise floor for two fastest times" in _b12(m)
+    assert ("5.36 ms, 1.01x the dense time (the same time, no gain and no loss: within the 2% noise floor "
+            "for two fastest times") in _b12(m)
     # 1.02x ties the floor as printed: still noise; 1.00x too
     for ms, ratio in ((5.44, "1.02x"), (5.33, "1.00x")):
         tie = _figures() | _zeroed(ms)
         assert summary_rows.zeroed_unpaid(tie)[1].startswith("within noise"), ms
-        assert f"{ratio} the dense time (no faster: within the 2% noise floor" in _b12(tie), _b12(tie)
+        assert (f"{ratio} the dense time (the same time, no gain and no loss: within the 2% noise "
+                "floor") in _b12(tie), _b12(tie)
     # beyond the floor either way, two fastest times decide nothing (t26 #1): B12's check is inconclusive
     for ms in (5.49, 5.17):
         unpaired = _figures() | _zeroed(ms)

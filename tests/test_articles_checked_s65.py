@@ -70,15 +70,16 @@ def test_a19_order_with_spreads_overlapping_and_a_figure_with_none():
     said = wording.ranking_words({"ZBV": (1.83, 0.05), "interleaved 1F1B": (1.78, 0.07), "data parallel": (1.77, None),
                                   "pipeline": (1.60, 0.05)})
     assert said.startswith("the order is by medians, each from its own lesson's run")
-    assert "ZBV (1.83x ± 0.05) lies within noise of interleaved 1F1B (1.78x ± 0.07) by the course's rule" in said
-    assert "; pipeline (1.60x ± 0.05) lies below ZBV beyond noise (neither median ± its spread covers" in said
+    assert "ZBV (1.83x ± 0.05) and interleaved 1F1B (1.78x ± 0.07) tie: their order is not read" in said, said
+    assert "; below them beyond noise, pipeline (1.60x ± 0.05)" in said, said
     assert "data parallel kept no rounds in the ledger (no spread), so its place is not read" in said
 
 
 def test_a19_order_clear_of_every_spread_says_only_how_it_was_ranked():
     said = wording.ranking_words({"ZBV": (1.93, 0.02), "pipeline": (1.60, 0.05)})
-    assert said == ("the order is by medians, each from its own lesson's run; pipeline (1.60x ± 0.05) lies below "
-                    "ZBV beyond noise (neither median ± its spread covers the other's)")
+    assert said == ("the order is by medians, each from its own lesson's run, read only where the spreads separate "
+                    "two neighbours (the course's rule: where one median ± its spread covers the other's, they "
+                    "tie); ZBV (1.93x ± 0.02); below it beyond noise, pipeline (1.60x ± 0.05)"), said
     assert wording.ranking_words({"ZBV": (1.93, 0.02)}) == ""
 
 

@@ -66,8 +66,8 @@ def test_a_tied_spread_is_read_at_the_noise_floor_within_noise():
     tied = _prune([1.04, 1.02, 0.94, 1.02, 1.02])  # 1.02x ± 0.00: the middle three tie, one round 6% faster
     assert zeroed.side(tied["prune"], 0.02) == zeroed.WITHIN
     assert zeroed.reading(tied["prune"], 0.02) == (
-        " (two fastest times; paired rounds 1.02x ± 0.00 (5 rounds): within noise of 1x, no faster; its ± read at "
-        "the 2% noise floor, as a ± under it is (the rounds range 0.94x to 1.04x))")
+        " (two fastest times; paired rounds 1.02x ± 0.00 (5 rounds): within noise of 1x, the same time, no gain "
+        "and no loss; its ± read at the 2% noise floor, as a ± under it is (the rounds range 0.94x to 1.04x))")
     m = _figures() | tied
     assert summary_rows.zeroed_unpaid(m)[1].startswith("within noise of the dense layer")
     assert "slower" not in verdicts.judge(claims.BY_ID["B12"], m, {}).evidence.split("half the neurons")[0]

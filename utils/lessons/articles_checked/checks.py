@@ -24,13 +24,14 @@ from utils.lessons.articles_checked.figures import (  # noqa: F401  (rounds_abov
     rounds_finding, rounds_record, share_of_rate, split_reference, spread_of, value)
 from utils.lessons.articles_checked.copy_paths import _paths, _peer_path_faster  # noqa: F401  (rows A9, A18)
 from utils.lessons.articles_checked.split_alone import (  # noqa: F401  (re-exported: report, verdicts, tests)
-    LAUNCHES_DISAGREE, launches, launches_text, launches_words, past_bound, split_alone_words, split_explained,
-    split_rounds_finding)
+    FINDING_IN_EVERY_LAUNCH, LAUNCHES_DISAGREE, launches, launches_text, launches_words, past_bound,
+    split_alone_words, split_explained, split_rounds_finding)
+from utils.lessons.articles_checked.busy_cores import (  # noqa: F401  (re-exported: rows and tests)
+    MARGIN, busy_note, needs_quiet_cores, quiet, too_busy)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive: noise-bound"  # report.NOISY_WORDS
 STATES = (AGREES, DISAGREES, WAITING, BUSY, ABOVE, NOISY)
-MARGIN = 0.2  # of the cores: what other programs may take beyond the cores a timing leaves them
 # Lesson 07's article split read from its fastest pass (where a record kept no rounds, hence no spread): the
 # scatter allowed around 1x
 TURNS_NOISE = 0.05
@@ -54,34 +55,6 @@ class AboveBound(Exception):
 
 class Noisy(Exception):
     """The figure's spread covers what it is compared with, or is too wide (``WIDE_SPREAD``): neither way."""
-
-
-# --- Busy cores ------------------------------------------------------------------------------------------------
-
-
-def too_busy(m, name: str, cores_needed: int | None) -> bool:
-    """Whether other programs took some of the cores timing ``name`` needed (None: every core), beyond a margin."""
-    cores = m["cores"]
-    return m["others"].get(name, 0.0) > 1 - min(cores_needed or cores, cores) / cores + MARGIN
-
-
-def needs_quiet_cores(m, name: str, cores_needed: int | None) -> None:
-    """Raise ``Busy`` where the timing ``name`` could not have its cores: its check cannot say either way."""
-    if too_busy(m, name, cores_needed):
-        raise Busy(name)
-
-
-def quiet(m, name: str, cores_needed: int | None) -> bool:
-    """True, or ``Busy`` raised: a check's first step where its timing needs cores to itself."""
-    needs_quiet_cores(m, name, cores_needed)
-    return True
-
-
-def busy_note(m, name: str, cores_needed: int | None) -> str:
-    if not too_busy(m, name, cores_needed):
-        return ""
-    return (f"; other programs kept {m['others'][name]:.0%} of the cores busy meanwhile: rerun on a quiet "
-            "machine")
 
 
 # --- Speed-ups beside their bounds --------------------------------------------------------------------------------
@@ -184,15 +157,17 @@ def split_takes_turns(m) -> bool:
     with a single round lesson 02 reads as a finding, ``AboveBound``, a finding to explain as lesson 02 reads
     it (its timeline shows the stages taking turns); ``Noisy`` where lesson 02's launches, read together,
     read differently (``launches_words``: one past the bound and another not, or one slower than one device
-    beyond its noise and another within it)."""
+    beyond its noise and another within it), unless every launch holds a finding (``launch_findings``): then
+    ``AboveBound``, as the row's evidence says."""
     record = recorded(m, "naive_split").record
-    text = recorded_verdict(record, 1.0)
+    text, together = recorded_verdict(record, 1.0), launches_words(record)
     # lesson 02's launches read together: launches that read differently are no verdict either way
-    if no_spread(text) or launches_words(record).startswith(LAUNCHES_DISAGREE):
+    if no_spread(text) or together.startswith(LAUNCHES_DISAGREE):
         raise Noisy("naive_split")
     # a single round lesson 02 §3 reads as a finding (beyond the rounds' spread) is one, whatever the median
     # (read against each round's own per-process reference, as §3 reads them: ``split_rounds_finding``)
-    if not past_bound(text) and not split_rounds_finding(read_by_rounds("naive_split", record)):
+    if (not past_bound(text) and not together.startswith(FINDING_IN_EVERY_LAUNCH)
+            and not split_rounds_finding(read_by_rounds("naive_split", record))):
         return True
     raise AboveBound("naive_split")
 

@@ -215,7 +215,9 @@ CLAIMS = [
           "fragmentation works alike in the host allocator's heap, which this row measures in every mode, and "
           "in the GPU's caching allocator, which lesson 06 measures (a large model runs out of GPU memory "
           "first). It costs memory first: freed holes that no larger request fits make the allocator take more "
-          "(an out-of-memory with memory free; on the GPU, expandable segments remove most). It costs time "
+          "(an out-of-memory with memory free; on the GPU, expandable segments, PyTorch's allocator setting "
+          "that lets a reserved segment grow in place instead of reserving a new one (lesson 06), remove "
+          "most). It costs time "
           "only through that memory: a batch that no longer fits, or fresh memory from the operating system or "
           "the driver, slower than reusing memory already held",
           (("09", "cures for compute and transfers"), ("06", "The allocator"))),
@@ -223,7 +225,8 @@ CLAIMS = [
     Claim("B8", "compress data to cut transfer volume and latency (数据压缩)", CONDITIONS,
           "fewer bytes cut the n/beta part (n bytes over the link's bandwidth beta, in bytes a second) when "
           "packing costs less than it saves; alpha, the fixed cost of every message, stays; uint8 is lossy; "
-          "lesson 03 §5 measures the same on DDP's all-reduce (fp16, bf16 and PowerSGD compression hooks)",
+          "lesson 03 §5 measures the same on DDP's all-reduce (fp16, bf16 and PowerSGD compression hooks; "
+          "PowerSGD sends a low-rank approximation of each gradient matrix)",
           (("05", "Transfer compression"), ("03", "Does compressing what the all-reduce"))),
     Claim("B9", "prefetch the next batch to cut waiting (数据预取)", TRUE,
           "an epoch falls from load + compute toward max(load, compute); with k loader workers, "

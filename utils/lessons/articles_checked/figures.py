@@ -328,7 +328,7 @@ def walk_told(walk, skip=()) -> str:
             same = _losses(text)
             text = text.replace("(no DistributedSampler; ", "(").replace(
                 "no error, but", "no error, but with the course's fix for the missing loader (a DataLoader "
-                "without a DistributedSampler)")
+                "without a DistributedSampler, the sampler that gives each rank its own share of the data)")
         elif fix == "ran" and same:
             # each figure is one rank's last batch, on other batches than the same-batch run's: not compared
             text += ("; each rank now takes half the steps (its half of the data); these losses are each "
@@ -587,14 +587,14 @@ def rounds_above(record: dict) -> tuple[list[float], list[float], bool]:
 def rounds_finding(record: dict) -> bool:
     """Rounds that lesson 02 reads as a finding to explain: one past 2x, or one above the bound and above the
     median + the rounds' spread (``rounds_past_spread``) that the work-scaled reference + the spread does not
-    reach (``work_reached``), or any above a bound outside the spread (a row quoting them says so, and its check
-    reads ``AboveBound``)."""
+    reach (``work_reached``), also under a bound beyond the rounds' spread; or any above a median itself past
+    its bound beyond that spread (a row quoting them says so, and its check reads ``AboveBound``)."""
     above, past, near = rounds_above(record)
     if past or not above:
         return bool(past)
-    if not near:
+    if not near and record["value"] > record["bound"]:  # the median itself past its bound: rounds read with it
         return True
-    # lesson 02's rule (t30_09 #2): a round the work-scaled reference + the spread reaches is no finding, as
-    # ``per_round_words`` says beside it, so the row's check and its evidence read the round alike
+    # lesson 02's rule (t30_09 #2, t38_09 #2): a round the work-scaled reference + the spread reaches is no
+    # finding, as ``per_round_words`` says: the row's check, its evidence and §1's note read the round alike
     beyond = rounds_past_spread(record)
     return bool([x for x in beyond if x not in work_reached(record, beyond)])

@@ -10,6 +10,7 @@ from __future__ import annotations
 from utils import bench, claims
 from utils.lessons.articles_checked.evidence import ATTENTION_DIMS, GELU_SIZE
 from utils.lessons.articles_checked.figures import fused_figure, paired, spread_of
+from utils.lessons.why_slow.algorithms import Comparison  # lesson 01's own reading of a pair's rounds
 
 RESULTS = {"attention": "fused_attention", "gelu": "fused_gelu"}  # m["results"] keys (figures.read_results)
 SIZES = {"attention": list(ATTENTION_DIMS), "gelu": [GELU_SIZE]}  # this page's sizes, as lesson 01 records them
@@ -48,9 +49,22 @@ def lesson_01_figures(record: dict, names: tuple[str, str]) -> tuple[str, tuple[
     if rounds:
         theirs = (paired(rounds)[0], record.get("spread", spread_of(record)))
         return (f"{lead}, its fastest times' ratio; its {len(rounds)} rounds' own ratios: median {theirs[0]:.2f}x "
-                f"± {theirs[1]:.2f}", theirs)
+                f"± {theirs[1]:.2f}{known_only_words(record)}", theirs)
     theirs = (record["value"], record.get("spread", spread_of(record)))
     return f"{lead} ± {theirs[1]:.2f} (the ledger keeps no rounds: its ratio and spread as recorded)", theirs
+
+
+def known_only_words(record: dict) -> str:
+    """Lesson 01's range where its rounds disagree (its fastest times' ratio and the rounds' median too far
+    apart, ``why_slow.algorithms.Comparison.disturbed``): " (lesson 01 §5: known only as 2.70x to 5.04x: its
+    rounds disagree)", as lesson 01 prints the pair, so that no single figure stands in for its range; "" where
+    its rounds agree."""
+    pair = Comparison(record.get("what", ""), "", "", record["slow_ms"] * 1e-3, record["fast_ms"] * 1e-3, 0.0,
+                      round_ratios=tuple(record["rounds"]))
+    if not pair.disturbed:
+        return ""
+    low, high = pair.known_range
+    return f" (lesson 01 §5: known only as {low:.2f}x to {high:.2f}x: its rounds disagree)"
 
 
 def fastest_ratio(record: dict) -> float:

@@ -57,6 +57,18 @@ def launches_text(record: dict) -> str:
 
 
 LAUNCHES_DISAGREE = "inconclusive: the launches disagree"  # not "above the bound": split_takes_turns reads Noisy
+# Launches whose medians read differently against 1x, yet each holds a finding to explain (its median past the
+# bound, or a round lesson 02 reads as one): they agree on a finding, and the row's check reads it (AboveBound)
+FINDING_IN_EVERY_LAUNCH = "above the bound in every launch (its median, or a round lesson 02 reads as a finding)"
+
+
+def launch_findings(record: dict) -> list[bool]:
+    """Per launch, whether it holds a finding to explain past the 1x bound: lesson 02's own verdict naming one
+    where the ledger keeps it (``lesson_02_verdicts``), else its median past the bound by the course's rule."""
+    said = lesson_02_verdicts(record)
+    if said:
+        return [past_bound(text) or "a finding to explain" in text for text in said]
+    return [past_bound(launch_verdict(v, s)) for v, s in launches(record)]
 
 
 def reading(verdict: str) -> str:
@@ -90,6 +102,8 @@ def launches_words(record: dict) -> str:
     rounds = "" if kept else f"; {launch_rounds_words(record)}"  # lesson 02's verdicts read the rounds already
     if len({reading(said) for said in verdicts}) == 1:
         return f"none of its {len(found)} launches above the 1x bound ({'; '.join(each)}){rounds}"
+    if all(launch_findings(record)):  # their medians read differently, but every launch passed the ceiling
+        return f"{FINDING_IN_EVERY_LAUNCH}: a finding to explain; {'; '.join(each)}{rounds}"
     # "; " after the verdict: each launch is a clause of its own, so the row's short cell keeps the verdict whole
     return (f"{LAUNCHES_DISAGREE}; {'; '.join(each)}; one launch's ± understates how far the figure moves between "
             f"launches and codes, so no launch's verdict alone decides (lesson 02's note on its launches){rounds}")
@@ -237,7 +251,7 @@ def split_alone_words(record: dict) -> str:
     ledger kept the reference's own rounds, read round by round by lesson 02's own functions (each round's
     speedup over that round's reference), the words section 3 prints."""
     together = launches_words(record)  # every launch lesson 02 ran, where the ledger keeps them
-    if together.startswith(LAUNCHES_DISAGREE):
+    if together.startswith((LAUNCHES_DISAGREE, FINDING_IN_EVERY_LAUNCH)):
         return together
     text = recorded_verdict(record, 1.0)  # its bound: one device's time (the stages take turns)
     if together:  # no launch past the bound: the recorded launch's own reading, then all of them

@@ -166,9 +166,10 @@ def b2(m):
     else:
         order = (f"the 4 bytes' time only {share:.0f}% of the 4 KiB one's: more than the fixed cost in the 4 KiB "
                  "one (its bytes, or noise")
-    parts = [Part(f"{link.name}, {one_way_words(LINK_REPEATS)}, this run: 4 bytes {sec[4] * 1e6:.0f} µs, "
-                  f"4 KiB {sec[2**12] * 1e6:.0f} µs, {order}; {profile_alpha_words(m)}); "
-                  f"1 MiB {sec[2**20] * 1e3:.2f} ms and 4 MiB {sec[2**22] * 1e3:.2f} ms, against "
+    # every message time in whole µs, as row B10 prints the same times (one unit, one rounding)
+    parts = [Part(f"{link.name}, {one_way_words(LINK_REPEATS)}, this run: 4 bytes {_us(sec[4])} µs, "
+                  f"4 KiB {_us(sec[2**12])} µs, {order}; {profile_alpha_words(m)}); "
+                  f"1 MiB {_us(sec[2**20])} µs and 4 MiB {_us(sec[2**22])} µs, against "
                   f"{small_gpt_words(128)}: its {t['step_s'] * 1e3:.0f} ms step on one core (its gradients: "
                   f"{t['gradient_bytes'] / 2**20:.1f} MiB){out_of_order_words(m)}{busy_note(m, 'link', 2)}",
                   MEASURED,

@@ -78,13 +78,26 @@ def kept_most_words(kept: dict[str, float], split: str = "the article's split",
                  else f"; {split} kept over {line}%: not one GPU at a time")
     best = ranked[0][0]
     # every name printed with the top share: a tie as printed is said as a tie, never one name of two
-    tied = [name for name, _ in ranked if percent_text(kept[name]) == percent_text(kept[best])]
-    names, each = _listed(tied), (" each" if len(tied) > 1 else "")
+    tied = [name for name, _ in ranked if percent_text(kept[name]) == percent_text(kept[best])
+            or _ties_by_noise(best, name, kept, spreads or {})]
+    shares_near = sorted({percent_text(kept[name]) for name in tied}, key=float, reverse=True)
+    each = (f"{shares_near[0]}%{' each' if len(tied) > 1 else ''}" if len(shares_near) == 1 else
+            f"{_listed([f'{p}%' for p in shares_near])}, within noise of each other")  # a tie by the spreads
     # "all of it" from the share itself (the speed-up as printed, 2.00x or more), never from a rounded 100%
-    lead = (f"of the figures this row reads, none kept all of each GPU's rate ({names} came nearest, "
-            f"{percent_text(kept[best])}%{each})" if claims.half_up(kept[best] * 100, 9) < 100
+    lead = (f"of the figures this row reads, none kept all of each GPU's rate ({_listed(tied)} came nearest, "
+            f"{each})" if claims.half_up(kept[best] * 100, 9) < 100
             else _all_of_it(tied, kept, spreads or {}))
     return f"{both}; {lead}; each GPU's share here, most first: {shares}"
+
+
+def _ties_by_noise(best: str, name: str, kept: dict[str, float], spreads: dict[str, float | None]) -> bool:
+    """Whether ``name``'s speed-up (twice its share) lies within noise of ``best``'s by the course's rule
+    (``claims.runs_agree``, figures as printed), both kept with a spread: then it came as near as ``best``."""
+    if spreads.get(best) is None or spreads.get(name) is None:
+        return False
+    speedup = lambda n: claims.as_printed(2 * kept[n], 2)  # noqa: E731
+    return claims.runs_agree(speedup(best), claims.as_printed(spreads[best], 2), speedup(name),
+                             claims.as_printed(spreads[name], 2))
 
 
 def _all_of_it(tied: list[str], kept: dict[str, float], spreads: dict[str, float | None]) -> str:
@@ -267,30 +280,41 @@ def ranked_figures(m, kept: dict[str, float]) -> dict[str, tuple[float, float | 
 
 
 def ranking_words(figures: dict[str, tuple[float, float | None]]) -> str:
-    """Whether row A19's order among the recorded figures is read: the top median against each other one, both
-    with their rounds' spreads, by the course's one noise rule between two runs (``claims.runs_agree``: either
-    median ± its spread covers the other's, figures as printed): within noise, their order is not read; beyond
-    it, the other lies below the top figure; a figure kept with no rounds has no spread, so its place is not
-    read; each figure's rank holds for its own lesson's run ("" where fewer than two are recorded)."""
+    """Whether row A19's order among the recorded figures is read: neighbours by median, each with its rounds'
+    spread, by the course's one noise rule between two runs (``claims.runs_agree``: either median ± its spread
+    covers the other's, figures as printed). A ranking is said only where the spreads separate two neighbours;
+    neighbours within noise tie (``noise_tiers``), and a tier below another lies beyond noise of it. A figure
+    kept with no rounds has no spread, so its place is not read; each figure's rank holds for its own lesson's
+    run ("" where fewer than two are recorded)."""
     if len(figures) < 2:
         return ""
     shown = {label: (claims.as_printed(x, 2), None if t is None else claims.as_printed(t, 2))
              for label, (x, t) in figures.items()}
-    best = max(shown, key=lambda label: shown[label][0])
-    x, s = shown[best]
-    spread = {label: t for label, (_, t) in shown.items() if label != best and t is not None}
-    near = [label for label, t in spread.items() if s is not None and claims.runs_agree(x, s, shown[label][0], t)]
-    apart = [label for label in spread if s is not None and label not in near]
     bare = [label for label, (_, t) in shown.items() if t is None]
-    each = lambda names: _listed([f"{n} ({shown[n][0]:.2f}x ± {spread[n]:.2f})" for n in names])  # noqa: E731
-    said = "the order is by medians, each from its own lesson's run"
-    if near:
-        said += (f"; {best} ({x:.2f}x ± {s:.2f}) lies within noise of {each(near)} by the course's rule (one "
-                 "median ± its spread covers the other's): their order is within noise")
-    if apart:
-        said += (f"; {each(apart)} {'lies' if len(apart) == 1 else 'lie'} below {best} beyond noise (neither "
-                 "median ± its spread covers the other's)")
+    each = lambda names: _listed([f"{n} ({shown[n][0]:.2f}x ± {shown[n][1]:.2f})" for n in names])  # noqa: E731
+    said = ("the order is by medians, each from its own lesson's run, read only where the spreads separate two "
+            "neighbours (the course's rule: where one median ± its spread covers the other's, they tie)")
+    tiers = noise_tiers({n: v for n, v in shown.items() if n not in bare})
+    for k, tier in enumerate(tiers):
+        below = "" if k == 0 else f"below {'it' if len(tiers[k - 1]) == 1 else 'them'} beyond noise, "
+        if len(tier) == 1:
+            said += f"; {below}{each(tier)}"
+        else:
+            chain = "" if len(tier) == 2 else ", each within noise of the next"
+            said += f"; {below}{each(tier)} tie{chain}: their order is not read"
     if bare:
         said += (f"; {_listed(bare)} kept no rounds in the ledger (no spread), so "
                  f"{'their places are' if len(bare) > 1 else 'its place is'} not read")
     return said
+
+
+def noise_tiers(shown: dict[str, tuple[float, float]]) -> list[list[str]]:
+    """The figures by median, highest first, in tiers: a figure within noise of the one above it joins its tier
+    (a tie), one beyond noise of it starts the next, so that no order is read between figures that tie."""
+    tiers: list[list[str]] = []
+    for label in sorted(shown, key=lambda n: -shown[n][0]):
+        if tiers and claims.runs_agree(*shown[tiers[-1][-1]], *shown[label]):
+            tiers[-1].append(label)
+        else:
+            tiers.append([label])
+    return tiers

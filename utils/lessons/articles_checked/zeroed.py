@@ -57,7 +57,8 @@ def reading(prune: dict, floor: float) -> str:
     found, said = paired(prune), side(prune, floor)
     if found is None:
         if said == WITHIN:
-            return f" (no faster: within the {floor:.0%} noise floor for two fastest times)"
+            return (f" (the same time, no gain and no loss: within the {floor:.0%} noise floor for two "
+                    "fastest times)")
         return (f" (a ratio of two fastest times, not paired rounds: beyond the {floor:.0%} noise floor, but it "
                 "decides nothing either way; inconclusive)")
     median, spread, rounds = found
@@ -69,7 +70,9 @@ def reading(prune: dict, floor: float) -> str:
                 f"{min(rounds):.2f}x to {max(rounds):.2f}x)")
     if words.within_noise(median, read_spread(spread, floor)):  # decided by every round on one side of 1x
         beyond = "every round on that side of 1x"
-    return {WITHIN: f" (two fastest times; {figure}: within noise of 1x, no faster{note})",
+    # within noise is a tie, named as one: 0.99x or 1.01x is neither a gain nor a loss
+    return {WITHIN: f" (two fastest times; {figure}: within noise of 1x, the same time, no gain and no loss"
+                    f"{note})",
             FASTER: f" (two fastest times; {figure}: faster, {beyond}{note})",
             SLOWER: f" (two fastest times; {figure}: slower, {beyond}{note})"}[said]
 
