@@ -589,7 +589,7 @@ def test_a_jumped_ping_pong_median_is_said_beside_it_and_shows_no_order():
     learns.ping_pong = [[us * 1e-6] for us in (168, 1733, 200, 1800, 190, 1900, 1750, 180, 210)]   # 4 of 9
     said = lab._measured_order({1: _sent(one, 0, 0), 3: _sent(two, 0, 0)}, {"frozen": frozen, "learns": learns})
     # t30_labs03 #3: a median not jumped is still read against its rounds' noise: 210 ± 780 µs covers 220
-    assert "the ping-pong of the same sizes 220 µs and 210 µs, too close to order" in said, said
+    assert "the ping-pong of the same sizes 220 µs and 210 µs, no order shown" in said, said
     assert "jumped" not in said, said
 
 
@@ -744,24 +744,24 @@ def test_the_report_answers_in_one_line_with_what_the_rule_showed():
     rounds = {"a": NOISE, "b": one_low}
     answer = lab.miss_answer(rounds, {"a": pp, "b": pp})
     assert answer.startswith("In none of the 2 plans did the rounds show the split's messages longer than lesson "
-                             "00's ping-pong") and "\n" not in answer
+                             "00's ping-pong of the same bytes.") and "\n" not in answer
     assert "were the split's messages longer" not in answer and "shorter" not in answer
     # t28_labs03 #2: NOISE's rounds 2, 4 and 6 set aside, one_low's round 2; t30_labs03: what the rule needs of
     # the rounds left, plan by plan, not "fewer" (8 of the 8 left is what it needs of 9)
-    assert ("(the rule: at least 8 of 9 rounds on one side of 1, or of the rounds left where a ping-pong jump sets "
-            'some aside, here 6 of 6 for "a" and 8 of 8 for "b")') in answer and "block below" in answer
+    assert ("The rule: at least 8 of 9 rounds on one side of 1. Where a ping-pong jump set rounds aside, it counts "
+            'the rounds left: 6 of 6 for "a" and 8 of 8 for "b".') in answer and "block below" in answer
     longer = lab.miss_answer({"a": GAP, "b": NOISE})   # the other branch: a case longer by the rule
     assert longer.startswith("The rounds showed the split's messages longer than the ping-pong of the same bytes "
-                             'in 1 of 2 plans ("a"; the rule') and "whether the model or the split caused" in longer
+                             'in 1 of 2 plans: "a". The rule') and "Whether the model or the split caused" in longer
     low = [0.5] * 9   # a third branch: shorter by the rule, and said
-    assert 'they showed them shorter in 1 ("b")' in lab.miss_answer({"a": NOISE, "b": low})
+    assert 'They showed them shorter in 1: "b".' in lab.miss_answer({"a": NOISE, "b": low})
     # the reader's run: every split median printed the longer (292 against 241 µs, ...), none shown by the rule
     medians = {"a": (292e-6, 241e-6), "b": (378e-6, 324e-6)}
     said = lab.miss_answer(rounds, {"a": pp, "b": pp}, medians)
-    assert 'here 6 of 6 for "a" and 8 of 8 for "b"), though the table prints the split\'s median the ' \
-           "longer in 2 of 2: a median alone is not the rule's verdict; the rounds" in said
+    assert 'the rounds left: 6 of 6 for "a" and 8 of 8 for "b". The table still prints the split\'s median ' \
+           "the longer in 2 of 2: a median alone is not the rule's verdict. The rounds" in said
     tied = {"a": (241.4e-6, 240.6e-6), "b": (300e-6, 324e-6)}   # 241 against 241 µs as printed: not longer
-    assert "though" not in lab.miss_answer(rounds, {"a": pp, "b": pp}, tied)
+    assert "still prints" not in lab.miss_answer(rounds, {"a": pp, "b": pp}, tied)
 
 
 def test_the_reading_is_short_lines_one_a_plan_without_the_moot_aside():

@@ -7,7 +7,8 @@ on fabricated figures."""
 from __future__ import annotations
 
 from utils.labs.fix_the_article import rounds, split
-from utils.labs.fix_the_article.rounds import cancelled_words, miss_answer, owner_words, plans_named
+from utils.labs.fix_the_article.answer import miss_answer
+from utils.labs.fix_the_article.rounds import cancelled_words, owner_words, plans_named
 
 BAND = (0.86, 1.22)
 LONGER = [1.6, 1.5, 1.7, 1.55, 1.65, 1.58, 1.62, 1.49, 1.52]  # every round on one side of 1
@@ -27,12 +28,12 @@ def test_plan_names_with_commas_are_quoted_and_joined_so_they_can_be_counted():
 def test_the_one_line_answer_quotes_the_plans_and_says_what_the_block_works_out():
     said = _said(miss_answer({"every layer learns, 6.5 MB a device": LONGER, "first layer frozen, 6 MB a device":
                               LONGER, "every layer learns, 8 MB a device": EVEN}))
-    assert ('in 2 of 3 plans ("every layer learns, 6.5 MB a device" and "first layer frozen, 6 MB a device"; the '
+    assert ('in 2 of 3 plans: "every layer learns, 6.5 MB a device" and "first layer frozen, 6 MB a device". The '
             "rule:") in said
-    assert "whether the model or the split caused the gap is worked out in the block below" in said
+    assert "Whether the model or the split caused the gap is worked out in the block below" in said
     assert "from both figures" not in said
     shorter = _said(miss_answer({"x, 1": [1 / r for r in LONGER], "y, 2": EVEN}))
-    assert 'shorter in 1 ("x, 1")' in shorter
+    assert 'shorter in 1: "x, 1".' in shorter
 
 
 def test_a_split_inside_the_band_beside_a_ping_pong_outside_it_is_a_coincidence():

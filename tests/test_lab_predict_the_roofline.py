@@ -446,12 +446,12 @@ def test_check_3s_allowance_is_the_write_allocate_headroom_lesson_01_computes():
     assert f"the memory-bound ops here at most {room:.2f}x their memory roof (embedding" in said
     assert ("leaves the memory-bound" in said) == (room <= 1)
     assert "causal attention" not in said and "up to 1.50x its memory roof here" in said
-    assert "held to the peak as measured, within check 3's allowance" in said
+    assert "held to the peak as measured: write-allocate does not move it" in said
     assert ("costs it more than the roof counts" in said) == (room <= 1) and "Check 3 allows 25%" in said
     # an attention below the ridge writes less than it reads: it is the one with the most room
     short = lab._attention("causal attention, length 64", 1, 8, 64, 64, True)
     said = report.headroom_sentence(rows + [NS(op=short, point=NS(op=reference_op(short)))], roof)
-    assert "allows the memory-bound ops here" in said and "their memory roof (causal attention, length 64;" in said
+    assert "allows the memory-bound ops here" in said and "their memory roof (causal attention, length 64). " in said
 
 
 def test_the_lookups_shortfall_needs_a_gap_past_its_spread_by_a_margin():
@@ -611,9 +611,9 @@ def test_check_3s_allowance_says_what_it_covers_the_labs_ops_and_not_a_read_only
     for it; every branch, judged on the headrooms as printed."""
     said = report._allowance_words(1.20, 1.33)
     # t35_labs03 other 4: the headrooms (1.20x, 1.33x) are printed just before; the allowance does not repeat them
-    assert said == ("Check 3 allows 25% or the measurement's spread: room for the lab's ops and for noise; an op "
+    assert said == ("Check 3 allows 25% or the measurement's spread: room for the lab's ops and for noise. An op "
                     "that only reads would need more (the lab times none).")
-    assert "an op that only reads fits it too" in report._allowance_words(1.20, 1.0)
+    assert "An op that only reads fits it too" in report._allowance_words(1.20, 1.0)
     assert "fits it too" in report._allowance_words(1.20, 1.2549)  # 1.25x as printed: within the 25%
     said = report._allowance_words(1.30, 1.50)
     assert "more than check 3's 25% (or the spread): a right count could fail it on this op" in said
@@ -626,7 +626,7 @@ def test_the_allowance_is_no_room_for_ops_held_below_their_roof():
     from types import SimpleNamespace as NS
 
     said = report._allowance_words(0.774, 1.33)
-    assert "Check 3 allows 25% or the measurement's spread: a margin for noise only;" in said
+    assert "Check 3 allows 25% or the measurement's spread: a margin for noise only." in said
     assert "room for the lab's ops" not in said and "0.77x" not in said  # the headroom sentence printed it
     assert "a margin for noise only" in report._allowance_words(1.004, 1.33)  # 1.00x as printed: none above
     assert "room for the lab's ops and for noise" in report._allowance_words(1.006, 1.33)

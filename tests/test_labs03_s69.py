@@ -61,7 +61,7 @@ def _order(fast_pp: list[float], slow_pp: list[float], fast_split=None, slow_spl
 def test_two_medians_within_their_rounds_noise_are_too_close_to_order():
     """The reader's case: 105 µs and 103 µs, 2 µs apart, from rounds spanning 98-146 and 94-112 µs."""
     said = _order(CLOSE_FAST, CLOSE_SLOW)
-    assert "the ping-pong of the same sizes 105 µs and 103 µs, too close to order" in said, said
+    assert "the ping-pong of the same sizes 105 µs and 103 µs, no order shown" in said, said
     assert "opposite" not in said.split("ping-pong")[1], said
     # the ± printed is the one the rule reads: half the range of the middle half of each one's rounds
     assert "(105 ± 10 µs and 103 ± 4 µs)" in said, said   # the split's words, ordered, said what ± is
@@ -83,7 +83,7 @@ def test_two_medians_apart_beyond_their_noise_keep_or_reverse_the_order(fast, sl
 def test_the_splits_own_medians_are_read_by_the_same_rule():
     """The split's messages of the two cuts, also timed at different moments: the same noise rule."""
     said = _order([100.0] * 9, [150.0] * 9, CLOSE_FAST, CLOSE_SLOW)
-    assert "the split's took 105 µs for cut 1's and 103 µs for cut 3's, too close to order" in said, said
+    assert "the split's took 105 µs for cut 1's and 103 µs for cut 3's, no order shown" in said, said
     said = _order([100.0] * 9, [150.0] * 9, [200.0] * 9, [300.0] * 9)
     assert "the split's took 200 µs for cut 1's and 300 µs for cut 3's, the model's order" in said, said
 
@@ -99,13 +99,13 @@ def test_the_rule_names_what_it_needs_of_the_rounds_left_plan_by_plan():
     three_aside = [0.5, 1.5, 0.5, 1.5, 0.5, 1.5, 1.5, 1.5, 1.5]   # rounds 1, 3, 5: 6 of the 6 left
     pp_one, pp_three = [1.0] * 8 + [9.0], [9.0, 1.0, 9.0, 1.0, 9.0, 1.0, 1.0, 1.0, 1.0]
     answer = lab.miss_answer({"a": one_aside}, {"a": pp_one})
-    assert "(\"a\"; the rule: at least 8 of 9 rounds on one side of 1, or of the rounds left where a ping-pong " \
-           "jump sets some aside, here 8 of 8 for \"a\")" in answer, answer
+    assert ('"a". The rule: at least 8 of 9 rounds on one side of 1. Where a ping-pong jump set rounds aside, '
+            'it counts the rounds left: 8 of 8 for "a".') in answer, answer
     assert "fewer" not in answer
     answer = lab.miss_answer({"a": one_aside, "b": three_aside}, {"a": pp_one, "b": pp_three})
-    assert 'sets some aside, here 8 of 8 for "a" and 6 of 6 for "b")' in answer, answer
+    assert 'the rounds left: 8 of 8 for "a" and 6 of 6 for "b".' in answer, answer
     few = [1.5] * 5 + [0.5] * 4        # four set aside: 5 left, too few for a sign test at 5%
     answer = lab.miss_answer({"c": few}, {"c": [1.0] * 5 + [9.0] * 4})
-    assert 'sets some aside, here 5 left for "c", too few to show a difference)' in answer, answer
+    assert 'the rounds left: 5 left for "c", too few to show a difference.' in answer, answer
     plain = lab.miss_answer({"a": [1.5] * 9}, {"a": [1.0] * 9})   # none set aside: the rule alone
-    assert "(\"a\"; the rule: at least 8 of 9 rounds on one side of 1)" in plain, plain
+    assert '"a". The rule: at least 8 of 9 rounds on one side of 1. Whether' in plain, plain

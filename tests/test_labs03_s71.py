@@ -53,7 +53,7 @@ def test_a_tie_of_the_split_leaves_the_spread_to_be_explained_by_the_ping_pong()
     assert "the ping-pong of the same sizes 196 µs and 351 µs, the model's order, 1.79x apart" in said, said
     assert said.count("± is half the range of the middle half") == 1, said
     said = _order([200.0] * 9, [200.2] * 9, CLOSE, [c + 2 for c in CLOSE])
-    assert ("the ping-pong of the same sizes 118 µs and 120 µs, too close to order: one median ± its rounds' "
+    assert ("the ping-pong of the same sizes 118 µs and 120 µs, no order shown: one median ± its rounds' "
             "spread covers the other (118 ± 2 µs and 120 ± 2 µs; ± is half the "
             "range of the middle half of each one's rounds)") in said, said
 
@@ -85,7 +85,7 @@ def test_the_rule_for_the_rounds_left_names_each_plan_it_counts():
     calm, jumped = [1.0] * 9, [1.0] * 8 + [9.0]
     answer = lab.miss_answer({"8 MB": clean, "6.5 MB": one_aside, "frozen": one_aside},
                              {"8 MB": calm, "6.5 MB": jumped, "frozen": jumped})
-    assert 'sets some aside, here 8 of 8 for "6.5 MB" and 8 of 8 for "frozen")' in answer, answer
+    assert 'the rounds left: 8 of 8 for "6.5 MB" and 8 of 8 for "frozen".' in answer, answer
     assert 'for "8 MB"' not in answer, answer
 
 

@@ -34,7 +34,7 @@ def _flat(text: str) -> str:
 def test_a_lookup_under_its_bound_leaves_the_sentence_as_it_was():
     bound = _flat(report.headroom_sentence(_rows(), ADD))
     assert _flat(report.headroom_sentence(_rows(), ADD, _shares(0.70))) == bound
-    assert "This run's" not in bound and "a margin for noise only;" in bound
+    assert "This run's" not in bound and "a margin for noise only." in bound
 
 
 def test_a_lookup_above_its_bound_but_within_a_read_only_ops_is_said_with_both_causes():
@@ -44,7 +44,7 @@ def test_a_lookup_above_its_bound_but_within_a_read_only_ops_is_said_with_both_c
     assert f"This run's {name} reached 82% of its memory roof, above that bound: the bandwidth probe" in said
     assert "or its stores skipped write-allocate (then up to 1.33x, as an op that only reads)" in said
     # check 3 counts from the roof: 82 % used none of the allowance (the reader's "absorbed it" is not so)
-    assert "a margin for noise only (it counts from the roof, 100%: the 82% above is under it);" in said
+    assert "a margin for noise only (it counts from the roof, 100%: the 82% above is under it)." in said
 
 
 def test_the_bound_is_judged_on_the_percent_as_printed():
@@ -57,7 +57,7 @@ def test_a_lookup_above_even_a_read_only_ops_bound_points_at_the_probe_or_a_cach
     said = _flat(report.headroom_sentence(_rows(), ADD, _shares(1.40)))
     assert "reached 140% of its memory roof, above that bound: the bandwidth probe measured low" in said
     assert "or a cache kept some of its bytes" in said and "skipped write-allocate" not in said
-    assert "room for that op's 40 points over the roof and for noise;" in said
+    assert "room for that op's 40 points over the roof and for noise." in said
 
 
 def test_on_a_gpu_the_roof_itself_is_the_bound():

@@ -33,8 +33,9 @@ from utils.labs.fix_the_article import reference as _reference  # kept out of th
 from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
     JUMP, SIGN_LEVEL, band_left_out, band_source, band_words, drift_sentence, fit_band, gap_of, jumped_rounds,
-    miss_answer, miss_sentence, owner_words, ping_pong_jumps, plan_band, printed_fit, same_messages, side_of,
+    miss_sentence, owner_words, ping_pong_jumps, plan_band, printed_fit, same_messages, side_of,
     sign_test_least, size_row, table_pairs, us_ratio, verdict_of, worst_residual)
+from utils.labs.fix_the_article.answer import miss_answer
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
 from utils.tables import Table
@@ -559,7 +560,7 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
     pp_rounds = {name: run.ping_pong_seconds() for name, run in timed.items()}
     medians = {name: (_median(run.link_seconds()), _median(run.ping_pong_seconds()))
                for name, run in timed.items()}
-    say(miss_answer(rounds, pp_rounds, medians))   # the answer in one line; how it was reached, collapsed
+    say(miss_answer(rounds, pp_rounds, medians))   # the answer in short sentences; how it was reached, collapsed
     how_measured("the rounds against the model, and every round",
                  _wrapped(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds,
                                         table_pairs(link_fit, timed.values()), band_source(link), medians,

@@ -162,7 +162,7 @@ def miss_sentence(ratios, pp_ratios, band: tuple[float, float], rounds: dict[str
     (the excess of a longer split, ``excess_words``).
     ``twins``: for each case, the other case that timed the same messages (``same_messages``), if any.
     ``bands``: for each case, the band its own messages are judged on (``plan_band``; ``band`` where absent)."""
-    n, jumped, cases = _verdicts(rounds, pp_rounds)
+    n, jumped, cases = plan_verdicts(rounds, pp_rounds)
     spans = [span_us((pp_rounds or {}).get(name, [])) for name in rounds]
     lines = [
         f"The model: alpha + n / beta, fitted as in lesson 00 (this lab's run) on medians. Over the {len(ratios)} "
@@ -236,7 +236,7 @@ def _lower_first(sentence: str) -> str:
     return sentence[:1].lower() + sentence[1:]
 
 
-def _verdicts(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None
+def plan_verdicts(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None
               ) -> tuple[int, dict[str, set[int]], dict[str, str]]:
     """The rounds' count, each case's rounds in which the ping-pong jumped, and each case's verdict."""
     jumped = {name: jumped_rounds(pp) for name, pp in (pp_rounds or {}).items()}
@@ -249,57 +249,11 @@ def _any_set_aside(rounds: dict[str, list[float]], jumped: dict[str, set[int]]) 
     return any(set_aside(r, jumped.get(name, set())) for name, r in rounds.items())
 
 
-def miss_answer(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None = None,
-                medians: dict[str, tuple[float, float]] | None = None) -> str:
-    """The report's answer in one line, before its detail (``miss_sentence``, collapsed): in which cases the
-    rounds showed the split's messages longer than the ping-pong of the same bytes, by the rule's verdicts.
-    Where they showed none, it says what was shown (no difference), not that the messages were not longer, and
-    (``medians``: each case's split and ping-pong median, seconds) how often the table's medians differ anyway."""
-    n, jumped, cases = _verdicts(rounds, pp_rounds)
-    rule = f"at least {sign_test_least(n)} of {n} rounds on one side of 1" + _left_rule(rounds, jumped)
-    longer = [name for name, gap in cases.items() if gap == "longer"]
-    shorter = [name for name, gap in cases.items() if gap == "shorter"]
-    if not longer:
-        also = f"; they showed them shorter in {len(shorter)} ({plans_named(shorter)})" if shorter else ""
-        return (f"In none of the {len(cases)} plans did the rounds show the split's messages longer than lesson "
-                f"00's ping-pong of the same bytes (the rule: {rule}){also}{_medians_anyway(medians)}; the "
-                "rounds, the rule and the link's drift are in the block below.")
-    return (f"The rounds showed the split's messages longer than the ping-pong of the same bytes in {len(longer)} "
-            f"of {len(cases)} plans ({plans_named(longer)}; the rule: {rule}); whether the model or the split "
-            "caused the gap is worked out in the block below.")
-
-
-def _left_rule(rounds: dict[str, list[float]], jumped: dict[str, set[int]]) -> str:
-    """Where a plan has rounds set aside (``set_aside``), what the rule then needs of the rounds left, plan by
-    plan as the block counts them, each plan named ('here 8 of 8 for "a, 6 MB"': the plans without such a round
-    are not listed, so a bare count leaves the reader to guess whose it is, t32_labs03); "" where none is. Not
-    "fewer": 8 of the 8 left is the count the rule needs of 9 (t30_labs03, other problems)."""
-    left = {name: len(known_rounds(r, jumped.get(name, set()))) for name, r in rounds.items()
-            if set_aside(r, jumped.get(name, set()))}
-    if not left:
-        return ""
-    needs = [f'{sign_test_least(k)} of {k} for "{name}"' if sign_test_least(k) <= k
-             else f'{k} left for "{name}", too few to show a difference' for name, k in left.items()]
-    said = needs[0] if len(needs) == 1 else f"{', '.join(needs[:-1])} and {needs[-1]}"
-    return f", or of the rounds left where a ping-pong jump sets some aside, here {said}"
-
-
 def plans_named(names: list[str]) -> str:
     """Plan names quoted and joined ('"a, 8 MB" and "b, 6 MB"'): the names hold commas of their own, so a list
     joined by commas alone cannot be read back (how many plans, which)."""
     quoted = [f'"{name}"' for name in names]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
-
-
-def _medians_anyway(medians: dict[str, tuple[float, float]] | None) -> str:
-    """Where the rule showed no longer messages, the plans whose split median the table prints the longer
-    (whole µs, as printed; "" where none is): a median alone is no verdict, and the answer says so beside it."""
-    more = sum(claims.as_printed(split, 0, 1e-6) > claims.as_printed(pp, 0, 1e-6)
-               for split, pp in (medians or {}).values())
-    if not more:
-        return ""
-    return (f", though the table prints the split's median the longer in {more} of {len(medians)}: a median "
-            "alone is not the rule's verdict")
 
 
 def owner_words(split_x: float, pp_x: float, band: tuple[float, float], excess: float,

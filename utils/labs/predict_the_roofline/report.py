@@ -352,15 +352,14 @@ def headroom_sentence(rows, roof, shares: dict | None = None) -> str:
     measured share of its roof by name (``roof_share``), so that a bound this run's op passed is said beside
     it (t36_labs03 #1: "at most 0.77x" over a lookup measured at 82 %); None: the bound alone."""
     cpu, name = roof.threads is not None, roof.bandwidth.name
-    peak_words = ("The compute-bound ones have the peak for roof, which write-allocate does not move: they are "
-                  "held to the peak as measured, within check 3's allowance (the peak is a probe's rate, which an "
-                  "op's own kernel can pass). ")
+    peak_words = ("The compute-bound ones are held to the peak as measured: write-allocate does not move it. "
+                  "A probe measured that peak, and an op's own kernel may pass it, within check 3's allowance. ")
     memory_bound = [r for r in rows if r.point.op.intensity < roof.ceilings.ridge]  # a lookup always is
     top = _top_share(memory_bound, shares)
     if not cpu:
-        return ("- The roofline here is made of rates measured on this machine, a reference. A GPU does not read "
+        return ("- The roofline here is made of rates measured on this machine: a reference. A GPU does not read "
                 "a line before writing it whole (lesson 01), so its memory roof gives no op write-allocate "
-                "traffic back: the memory-bound ops here, and an op that only reads, are held to 1.00x their "
+                "traffic back. The memory-bound ops here, and an op that only reads, are held to 1.00x their "
                 f"memory roof.{_past_bound_words(top, 1.0, 1.0, cpu)} {peak_words}"
                 f"{_allowance_words(1.0, 1.0, top and top[1], cpu)}")
     most = max(memory_bound, key=lambda r: roofline.headroom(r.point.op, name, cpu))
@@ -368,16 +367,17 @@ def headroom_sentence(rows, roof, shares: dict | None = None) -> str:
     counted, moved = roofline.STREAM_TRAFFIC["add" if "STREAM add" in name else "copy"]
     read_only = moved / counted
     room = claims.as_printed(most_room, 2)  # as printed: 1.004 reads 1.00x, no room above the roof
-    why = ("" if room > 1 else ": its bytes are writes in the same share as STREAM's, so write-allocate costs it "
-           "what the roof counts" if room == 1 else ": a larger share of its bytes are writes than of STREAM's, "
-           "so write-allocate costs it more than the roof counts")
-    text = ("- The roofline here is made of rates measured on this machine, a reference, and its memory roof "
-            "counts STREAM's bytes, while the memory moved more (write-allocate, lesson 01): an op that writes "
+    why = ("" if room > 1 else " Its bytes are writes in the same share as STREAM's, so write-allocate costs it "
+           "what the roof counts." if room == 1 else " A larger share of its bytes are writes than of STREAM's, "
+           "so write-allocate costs it more than the roof counts.")
+    # short sentences, one claim each (t76_labs03 #1: the bullet read as one long paragraph)
+    text = ("- The roofline here is made of rates measured on this machine: a reference. Its memory roof "
+            "counts STREAM's bytes, but the memory moved more (write-allocate, lesson 01). An op that writes "
             "less than STREAM's kernel gets some of that traffic back. Computed as lesson 01 does, that "
             + ("allows" if room > 1 else "leaves")
-            + f" the memory-bound ops here at most {most_room:.2f}x their memory roof ({most.op.name}{why}"
-            + f"; an op that only reads, such as lesson 01's matrix-vector product, up to {read_only:.2f}x its "
-            f"memory roof here).{_past_bound_words(top, most_room, read_only, cpu)} {peak_words}")
+            + f" the memory-bound ops here at most {most_room:.2f}x their memory roof ({most.op.name}).{why} "
+            + f"An op that only reads, such as lesson 01's matrix-vector product, may reach up to {read_only:.2f}x "
+            f"its memory roof here.{_past_bound_words(top, most_room, read_only, cpu)} {peak_words}")
     return text + _allowance_words(most_room, read_only, top and top[1])
 
 
@@ -429,8 +429,8 @@ def _allowance_words(most_room: float, read_only: float, top: float | None = Non
         text = f"That is more than check 3's {FASTER:.0%} (or the spread): a right count could fail it on this op"
     if not cpu:
         return text + "."
-    return text + ("; an op that only reads fits it too." if reads_fit else
-                   "; an op that only reads would need more (the lab times none).")
+    return text + (". An op that only reads fits it too." if reads_fit else
+                   ". An op that only reads would need more (the lab times none).")
 
 
 def take_aways(measured: list, passed: bool) -> None:

@@ -1,0 +1,56 @@
+"""Lab 00's answer to "were the split's messages longer than the ping-pong of the same bytes?", printed above
+its collapsed block (``checks.measured_report``): short sentences, one claim each, every branch written (the
+long one-sentence answer read as a paragraph, t76_labs03 #1). How it was reached is ``rounds.miss_sentence``'s
+block; introduced in ``labs/00_fix_the_article.ipynb``."""
+
+from __future__ import annotations
+
+from utils import claims
+from utils.labs.fix_the_article.rounds import plan_verdicts, plans_named
+from utils.labs.fix_the_article.verdict import known_rounds, set_aside, sign_test_least
+
+
+def miss_answer(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None = None,
+                medians: dict[str, tuple[float, float]] | None = None) -> str:
+    """In which cases the rounds showed the split's messages longer than the ping-pong of the same bytes, by
+    the rule's verdicts, then the rule, then where the detail is. Where they showed none, it says what was
+    shown (no difference), not that the messages were not longer, and (``medians``: each case's split and
+    ping-pong median, seconds) how often the table's medians differ anyway."""
+    n, jumped, cases = plan_verdicts(rounds, pp_rounds)
+    longer = [name for name, gap in cases.items() if gap == "longer"]
+    shorter = [name for name, gap in cases.items() if gap == "shorter"]
+    rule = f"The rule: at least {sign_test_least(n)} of {n} rounds on one side of 1.{_left_rule(rounds, jumped)}"
+    if longer:
+        return (f"The rounds showed the split's messages longer than the ping-pong of the same bytes in "
+                f"{len(longer)} of {len(cases)} plans: {plans_named(longer)}. {rule} Whether the model or the "
+                "split caused the gap is worked out in the block below.")
+    also = f" They showed them shorter in {len(shorter)}: {plans_named(shorter)}." if shorter else ""
+    return (f"In none of the {len(cases)} plans did the rounds show the split's messages longer than lesson 00's "
+            f"ping-pong of the same bytes.{also} {rule}{_medians_anyway(medians)} The rounds, the rule and the "
+            "link's drift are in the block below.")
+
+
+def _left_rule(rounds: dict[str, list[float]], jumped: dict[str, set[int]]) -> str:
+    """Where a plan has rounds set aside (``set_aside``), what the rule then needs of the rounds left, plan by
+    plan as the block counts them, each plan named ('8 of 8 for "a, 6 MB"': the plans without such a round are
+    not listed, so a bare count leaves the reader to guess whose it is, t32_labs03), as a sentence of its own;
+    "" where none is. Not "fewer": 8 of the 8 left is the count the rule needs of 9 (t30_labs03)."""
+    left = {name: len(known_rounds(r, jumped.get(name, set()))) for name, r in rounds.items()
+            if set_aside(r, jumped.get(name, set()))}
+    if not left:
+        return ""
+    needs = [f'{sign_test_least(k)} of {k} for "{name}"' if sign_test_least(k) <= k
+             else f'{k} left for "{name}", too few to show a difference' for name, k in left.items()]
+    said = needs[0] if len(needs) == 1 else f"{', '.join(needs[:-1])} and {needs[-1]}"
+    return f" Where a ping-pong jump set rounds aside, it counts the rounds left: {said}."
+
+
+def _medians_anyway(medians: dict[str, tuple[float, float]] | None) -> str:
+    """Where the rule showed no longer messages, the plans whose split median the table prints the longer
+    (whole µs, as printed; "" where none is), as a sentence: a median alone is no verdict, and it says so."""
+    more = sum(claims.as_printed(split, 0, 1e-6) > claims.as_printed(pp, 0, 1e-6)
+               for split, pp in (medians or {}).values())
+    if not more:
+        return ""
+    return (f" The table still prints the split's median the longer in {more} of {len(medians)}: a median alone "
+            "is not the rule's verdict.")
