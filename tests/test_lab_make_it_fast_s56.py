@@ -36,7 +36,8 @@ def test_a_round_below_the_median_minus_the_spread_is_named_like_one_above():
     # 3 of the 5 rounds outside: what the ± leaves out by design, not outliers (twenty-ninth reading)
     assert ("rounds 1.95x and 2.54x lie below the median - the spread (2.77 - 0.12 = 2.65x); round 25.99x lies "
             "beyond the median + the spread (2.77 + 0.12 = 2.89x): the ± (half the middle half's range) leaves "
-            "out 3 of the 5 rounds, as a ± built from the middle half of the rounds does by design (about half of "
+            "out 3 of the 5 rounds, 2.54x among them, which the ± is worked from (half the middle half's range, "
+            "(2.78 - 2.54) / 2), as a ± built from the middle half of the rounds does by design (about half of "
             "them); the rounds run 1.95x to 25.99x") in both, both
     low = _flat(threads_sentence(_timed(1.95, 2.76, 2.77, 2.78, 2.78), FB_MS, MISS_MS))
     assert ("round 1.95x lies below the median - the spread (2.77 - 0.01 = 2.76x), which the ± does not reach: "

@@ -39,7 +39,7 @@ def test_part_of_the_miss_is_worked_from_the_printed_speed_up_and_ms():
            "(6.12 + 0.05 = 6.17x)" in said, said
     # 1576 / 6.12 = 257.52; 1576 - 257.52 = 1318.48 -> 1318; 1318 / 1683 = 78.3 % -> 78 %
     assert "the launcher's thread count saves 1576 - 1576 / 6.12 = 1318 ms a step. That is 78% of the prediction's " \
-           "1683 ms miss: the threads explain part of the miss, not all of it; the other 365 ms: your script's other changes inside forward and " \
+           "1683 ms miss: the threads explain part of the miss, not all of it; the other 365 ms of the miss at the median 6.12x: your script's other changes inside forward and " \
            "backward" in said, said
     assert "across its ±" not in said  # 6.07x and 6.17x both give 78 %: one figure, no range
 
@@ -50,7 +50,7 @@ def test_a_wide_spread_prints_the_share_s_range():
     assert "1.31x ± 0.05" in said, said
     assert "= 373 ms a step. That is 22% (19% to 25% across its ±) of the prediction's" in said, said
     assert said.endswith("the profiler's own overhead on the slow script's step, candidates not timed apart"), said
-    assert "the threads explain part of the miss, not all of it; the other 1310 ms: " in said, said
+    assert "the threads explain part of the miss, not all of it; the other 1310 ms of the miss at the median 1.31x: " in said, said
 
 
 def test_the_whole_miss_within_noise_and_more_than_it():
@@ -145,7 +145,7 @@ def test_the_sixteenth_reader_s_run_is_not_told_apart_from_part_of_forward_and_b
     # 573 - 129 = 444; 437 / 573 = 76 %, 437 / 444 = 98 %; at 2.61x 408 / 573 = 71 %, at 3.27x 460 / 444 = 104 %
     assert "part of the miss is 444 to 573 ms. The launcher's thread count saves 76% to 98% of that part (71% to all " \
            "across its ±): whether the " \
-           "threads explain all of it is not told apart here; the other 136 ms: the kept regions above (up to 129 " \
+           "threads explain all of it is not told apart here; the other 136 ms of the miss at the median 2.94x: the kept regions above (up to 129 " \
            "ms of it), your script's other changes inside forward and backward" in said, said
     assert "the threads explain part of the miss, not all of it" not in said and "the whole miss" not in said and "may explain" not in said
 
@@ -154,10 +154,10 @@ def test_part_of_even_the_least_part_whole_more_and_no_floor():
     part = _said_16(700.0)  # 571 to 700 ms; 437 / 571 = 77 %, 460 / 571 = 81 %: under 100 at the high end
     assert "571 to 700 ms. The launcher's thread count saves 62% to 77% of that part (58% to 81% across its ±): " \
            "the threads explain part of the miss, not all of it; the " \
-           "other 263 ms: the kept regions above (up to 129 ms of it)" in part, part
+           "other 263 ms of the miss at the median 2.94x: the kept regions above (up to 129 ms of it)" in part, part
     median = _said_16(430.0)  # 437 >= 430, but 408 / 430 = 95 %: the ± reaches below the whole
     assert "of that part (down to 95% across its ±): the median covers the whole miss, but its ± reaches 95%, so " \
-           "whether the threads explain all of it is not told apart here; the rest, up to 22 ms: the kept " \
+           "whether the threads explain all of it is not told apart here; the rest of the miss, up to 22 ms at 2.61x, the low end of its ±: the kept " \
            "regions above" in median, median
     whole = threads_sentence(_timed(8.0, 9.0, 9.3, 9.6, 10.0), FB_MS, 1400.0)  # 1401 / 1400: 100 % at the low end
     assert whole.endswith("the threads explain the whole miss, within noise"), whole
@@ -166,8 +166,8 @@ def test_part_of_even_the_least_part_whole_more_and_no_floor():
     # a miss the kept regions' 129 ms could hold alone: forward and backward's part has no floor
     floor = _said_16(125.0, ratios=(1.1, 1.15, 1.2, 1.25, 1.3))
     assert "at most those 129 ms. So the saving is 88% or more (69% or more across its ±) of forward and " \
-           "backward's part: how much of that part the threads explain is not told apart here; the other 15 " \
-           "ms: the kept regions above" in floor, floor
+           "backward's part: how much of that part the threads explain is not told apart here; the other 15 ms of " \
+           "the miss at the median 1.20x: the kept regions above" in floor, floor
     assert "more than the whole miss" in _said_16(120.0)  # 408 / 120: more at the low end, floor or none
 
 
@@ -218,7 +218,8 @@ def test_the_reader_s_run_is_not_told_apart_across_both_scalings_and_the_rounds(
     assert "so forward and backward's part of the miss is 952 to 1041 ms. On either scaling, the launcher's thread count " \
            "saves 45% to 87% of that part: the threads explain part of the miss, not all of it." in said, said
     # the gap is a candidate of its own: 826 - 468 = 358 ms of it counted as the threads' by the profiled scaling
-    assert said.endswith("The other 215 to 573 ms of the miss has candidates not timed apart: the kept regions above "
+    assert said.endswith("The other 215 to 573 ms of the miss at the median 3.37x on the two scalings is not timed "
+                         "apart. Its candidates: the kept regions above "
                          "(up to 89 ms of it), forward and backward's 510 ms more under the profiler than timed alone "
                          "(the profiled scaling counts 826 - 468 = 358 ms of it as the threads'), and your script's "
                          "other changes inside forward and backward (fewer all-reduces a step, for one)"), said

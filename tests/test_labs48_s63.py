@@ -31,8 +31,9 @@ def test_the_reader_s_part_of_the_miss_reads_as_a_sentence():
 def test_part_of_the_miss_says_what_it_explains_and_the_rest_is_a_sentence():
     said = threads_cost._share_of_miss([500.0, 1264.0], 2.90, 0.17, [1.85, 2.73, 2.90, 3.07, 18.66], 1473.0,
                                        (378.0, "w"))
-    assert f"of that part (up to 78% across its ±): {PART}. The other 645 to 1145 ms of the miss has candidates " \
-           "not timed apart: the kept regions above (up to 378 ms of it)" in said, said
+    assert (f"of that part (up to 78% across its ±): {PART}. The other 645 to 1145 ms of the miss at the median "
+            "2.90x on the two scalings is not timed apart. Its candidates: the kept regions above (up to 378 ms of "
+            "it)") in said, said
     assert ": part of it" not in said
 
 

@@ -2,7 +2,7 @@
 so about half of any set of rounds lies outside it; where half or more do, they are not called outlying
 moments, the rounds' whole range is named, and the shares' ends come from it. Fabricated figures only."""
 
-from utils.labs.make_it_fast import threads_cost
+from utils.labs.make_it_fast import threads_cost, threads_spread
 from utils.labs.make_it_fast.threads_cost import PART, threads_sentence
 
 MOST_OUT = [2.24, 1.83, 2.69, 1.87, 2.22]   # 2.22x ± 0.19: 1.83x, 1.87x below 2.03x, 2.69x beyond 2.41x
@@ -18,17 +18,19 @@ def _flat(text: str) -> str:
 
 
 def test_half_the_rounds_or_more_outside_the_spread_is_what_the_spread_allows():
-    assert threads_cost._mostly_outside(MOST_OUT)                       # 3 of 5
-    assert not threads_cost._mostly_outside([1.95, 2.39, 2.53, 2.67, 8.92])   # 2 of 5
-    assert threads_cost._mostly_outside([1.0, 1.5, 1.6, 3.0])           # 2 of 4: half
-    assert not threads_cost._mostly_outside([2.76, 2.76, 2.77, 2.78, 2.78])   # none
+    assert threads_spread._not_outlying(MOST_OUT)                       # 3 of 5
+    assert not threads_spread._not_outlying([1.95, 2.39, 2.53, 2.67, 8.92])   # 2 of 5
+    assert threads_spread._not_outlying([1.0, 1.5, 1.6, 3.0])           # 2 of 4: half
+    assert not threads_spread._not_outlying([2.76, 2.76, 2.77, 2.78, 2.78])   # none
 
 
 def test_most_rounds_outside_the_spread_are_not_called_outlying():
     said = threads_cost._past_spread_text(MOST_OUT)
     assert said == ("; rounds 1.83x and 1.87x lie below the median - the spread (2.22 - 0.19 = 2.03x); round 2.69x "
                     "lies beyond the median + the spread (2.22 + 0.19 = 2.41x): the ± (half the middle half's "
-                    "range) leaves out 3 of the 5 rounds, as a ± built from the middle half of the rounds does by "
+                    "range) leaves out 3 of the 5 rounds, 1.87x among them, which the ± is worked from "
+                    "(half the middle half's range, (2.24 - 1.87) / 2), as a ± built from the middle half of the "
+                    "rounds does by "
                     "design (about half of them); the rounds run 1.83x to "
                     "2.69x"), said
     assert "outlying" not in said

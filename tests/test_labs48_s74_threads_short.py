@@ -87,7 +87,8 @@ def test_the_same_speed_as_printed_without_noise_says_no_faster():
 
 def test_the_rounds_clause_says_why_the_spread_leaves_out_most_rounds():
     said = threads_cost._past_spread_text([1.9, 1.95, 3.1, 3.3, 18.0])
-    assert said.endswith("leaves out 3 of the 5 rounds, as a ± built from the middle half of the rounds does by "
+    assert said.endswith("leaves out 3 of the 5 rounds, 1.95x among them, which the ± is worked from (half the "
+                         "middle half's range, (3.30 - 1.95) / 2), as a ± built from the middle half of the rounds does by "
                          "design (about half of them); the rounds run 1.90x to 18.00x"), said
     assert "make-up" not in said
 

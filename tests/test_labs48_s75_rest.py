@@ -11,15 +11,16 @@ from utils.labs.make_it_fast.threads_cost import _candidates, _range, _rest_text
 
 
 @pytest.mark.parametrize("low, high, wide, says", [
-    (215.0, 215.0, None, "the other 215 ms"),
-    (215.0, 573.0, None, "the other 215 to 573 ms"),
-    (0.0, 153.0, None, "the rest, up to 153 ms"),
-    (-20.0, 153.0, (359.0, "2.25x, the smallest round"), "the rest, up to 153 ms (359 ms at 2.25x, the smallest round)"),
-    (215.0, 215.0, (300.0, "1.80x, the low end of its ±"), "the other 215 ms (300 ms at 1.80x, the low end of its ±)"),
-    (215.0, 573.0, (573.0, "1.80x, the low end of its ±"), "the other 215 to 573 ms"),   # no more: not named
+    (215.0, 215.0, None, "the other 215 ms of the miss at the median 2.90x"),
+    (215.0, 573.0, None, "the other 215 to 573 ms of the miss at the median 2.90x on the two scalings"),
+    (0.0, 153.0, None, "the rest of the miss, up to 153 ms at the median 2.90x"),
+    (-20.0, 153.0, (359.0, "2.25x, the smallest round"), "the rest of the miss, up to 153 ms at the median 2.90x (359 ms at 2.25x, the smallest round)"),
+    (215.0, 215.0, (300.0, "1.80x, the low end of its ±"), "the other 215 ms of the miss at the median 2.90x (300 ms at 1.80x, the low end of its ±)"),
+    (215.0, 573.0, (573.0, "1.80x, the low end of its ±"),
+     "the other 215 to 573 ms of the miss at the median 2.90x on the two scalings"),   # no more: not named
 ])
 def test_the_rest_names_what_the_low_end_leaves_where_it_leaves_more(low, high, wide, says):
-    assert _rest_text(low, high, wide) == says
+    assert _rest_text(low, high, "the median 2.90x", wide) == says
 
 
 @pytest.mark.parametrize("kept, most, held", [
@@ -49,12 +50,12 @@ def test_the_worked_block_caps_shares_and_the_kept_regions():
                                        (313.0, "253.8 + 328.1 / 6 + 28.4 / 6 = 313"))
     assert "saves 68% to all of that part (down to 40% across the rounds, 2.25x to 26.31x)" in said
     # the bases 56 ms apart: a third candidate, so the rest takes a sentence of its own
-    assert ("The other 152 to 205 ms (389 ms at 2.25x, the smallest round) of the miss has candidates not timed "
-            "apart: the kept regions above (up to 313 ms of it)") in said
+    assert ("The other 152 to 205 ms of the miss at the median 22.72x on the two scalings (389 ms at 2.25x, the "
+            "smallest round) is not timed apart. Its candidates: the kept regions above (up to 313 ms of it)") in said
     # one basis: 515 - 515 / 22.72 = 492 ms saved, 153 left (155 at 20.32x), less than the kept 313 ms
     small = threads_cost._share_of_miss([515.0], 22.72, 2.41, [20.32, 22.0, 22.72, 25.14, 26.31], 645.0,
                                         (313.0, "w"))
-    assert ("the other 153 ms (155 ms at 20.32x, the smallest round): the kept regions above (up to all of it)"
+    assert ("the other 153 ms of the miss at the median 22.72x (155 ms at 20.32x, the smallest round): the kept regions above (up to all of it)"
             in small), small
     assert "148%" not in said and "155%" not in said
 

@@ -24,6 +24,7 @@ from utils import bench, claims
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.threads_agree import disagree_text, timings_disagree
 from utils.labs.make_it_fast.threads_groups import spread_working
+from utils.labs.make_it_fast.threads_spread import _not_outlying, _outside, _past_spread_text
 from utils.launch import current_backend, current_device, keep_until_exit
 
 ROUNDS = 5  # paired rounds after one warm-up pair: from 4 rounds on, claims' spread is the middle half's
@@ -197,16 +198,21 @@ def _ends(value: float, spread: float, ratios: list) -> tuple[float, float, str]
     return low, high, "".join(f", {note}" for note in notes)
 
 
-def _rest_text(low: float, high: float, wide: tuple[float, str] | None = None) -> str:
-    """The miss the saving leaves, as printed: "the other 215 ms", "the other 215 to 573 ms", or "the rest,
-    up to 573 ms" where the largest saving covers the whole miss. ``wide``: the most it leaves at the low end
-    of the speed-up's ± or rounds, and where ("2.25x, the low end of the rounds"), named where it leaves more
+def _rest_text(low: float, high: float, at: str, wide: tuple[float, str] | None = None) -> str:
+    """The miss the saving leaves, as printed, and the speed-up it is read at (``at``: "the median 3.82x",
+    "2.56x, the low end of its ±"): "the other 215 ms of the miss at the median 3.82x", "the other 215 to 573 ms
+    of the miss at the median 3.82x on the two scalings", or "the rest of the miss, up to 573 ms at ..." where
+    the largest saving covers the whole miss. A range is of what it names (thirty-seventh reading: "the other
+    406 to 980 ms", from the median alone, read as the rounds'). ``wide``: the most it leaves at the low end of
+    the speed-up's ± or rounds, and where ("2.25x, the smallest round"), named where it leaves more
     (thirty-sixth reading: "up to 153 ms" beside rounds down to 2.25x, which leave 359 ms)."""
     low = max(low, 0.0)
     more = f" ({wide[0]:.0f} ms at {wide[1]})" if wide and wide[0] > high else ""
     if low == high:
-        return f"the other {high:.0f} ms{more}"
-    return (f"the rest, up to {high:.0f} ms" if not low else f"the other {low:.0f} to {high:.0f} ms") + more
+        return f"the other {high:.0f} ms of the miss at {at}{more}"
+    if not low:
+        return f"the rest of the miss, up to {high:.0f} ms at {at}{more}"
+    return f"the other {low:.0f} to {high:.0f} ms of the miss at {at} on the two scalings{more}"
 
 
 def _candidates(rest: str, kept: float, gap: str = "", most: float | None = None) -> str:
@@ -218,7 +224,7 @@ def _candidates(rest: str, kept: float, gap: str = "", most: float | None = None
     held = "all of it" if most is not None and kept >= most else f"{kept:.0f} ms of it"
     first = f"the kept regions above (up to {held}), " if kept else ""
     if gap:  # three candidates or more: a sentence of their own
-        return (f". {rest[0].upper()}{rest[1:]} of the miss has candidates not timed apart: {first}{gap}, and "
+        return (f". {rest[0].upper()}{rest[1:]} is not timed apart. Its candidates: {first}{gap}, and "
                 "your script's other changes inside forward and backward (fewer all-reduces a step, for one)")
     return (f"; {rest}: {first}your script's other changes inside forward and backward "
             "(fewer all-reduces a step, for one) and the profiler's own overhead on the slow script's step, "
@@ -299,14 +305,14 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     """What the saving on forward and backward (scaled to each of ``bases``) is of its part of the prediction's
     miss (``miss_ms``; ``kept``: ``kept_ms``'s, the other regions the prediction keeps), and the branch, judged
     on the shares as printed (whole percent, half up) across both scalings and the speed-up's ± (kept within
-    the rounds; the rounds' whole range where the ± leaves out most of them, ``_mostly_outside``): more than
+    the rounds; the rounds' whole range where the ± sets none of the rounds it leaves out apart, ``_not_outlying``): more than
     the whole miss even at the low end, part of even the least part forward and backward can hold at the high
     end, the whole miss across the ±, or not told apart (the ± reaching both). ``gap_ms``: the profiled forward
     and backward over the timed, as printed (``profiler_gap_ms``; ``_gap_text``)."""
     savings = [_saved_ms(ms, value) for ms in bases]
     low_x, high_x, notes = _ends(value, spread, ratios)
     over, reaches = "its ±", "its ± reaches"
-    if _mostly_outside(ratios):  # the ± leaves out most rounds: the shares' ends come from the rounds' range
+    if _not_outlying(ratios):  # the ± does not give the rounds' reach: the shares' ends come from their range
         shown = [claims.as_printed(r, 2) for r in ratios]
         low_x, high_x, notes = min(shown), max(shown), ""
         over, reaches = f"the rounds, {low_x:.2f}x to {high_x:.2f}x", "the rounds reach"
@@ -315,7 +321,8 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
     said, low, high = _share_text(saved, ends, miss_ms, kept, notes, over)
     # where the rounds stand in for the ± (most lie outside it), what the smallest leaves is named too
     wide = (miss_ms - ends[0], f"{low_x:.2f}x, the smallest round") if over != "its ±" else None
-    rest = _candidates(_rest_text(miss_ms - saved[1], miss_ms - saved[0], wide), kept[0],
+    at_median = f"the median {value:.2f}x"
+    rest = _candidates(_rest_text(miss_ms - saved[1], miss_ms - saved[0], at_median, wide), kept[0],
                        _gap_text(bases, value, gap_ms), max(miss_ms - saved[0], miss_ms - ends[0]))
     if low > 100:
         return said + ": more than the whole miss, a finding to explain"
@@ -328,29 +335,14 @@ def _share_of_miss(bases: list[float], value: float, spread: float, ratios: list
         return said + ": how much of that part the threads explain is not told apart here" + rest
     # the range reaches past the whole and below it: one reading is not told from the other
     if saved[0] >= miss_ms:  # every scaling's median covers the miss; only its ± leaves some of it
-        rest = _candidates(_rest_text(0.0, miss_ms - ends[0]), kept[0], _gap_text(bases, value, gap_ms),
+        smallest = low_x == min(claims.as_printed(r, 2) for r in ratios)
+        at_low = f"{low_x:.2f}x, {'the smallest round' if smallest else 'the low end of its ±'}"
+        rest = _candidates(_rest_text(0.0, miss_ms - ends[0], at_low), kept[0], _gap_text(bases, value, gap_ms),
                            miss_ms - ends[0])
         medians = "every scaling's median covers" if len(bases) > 1 else "the median covers"
         return (said + f": {medians} the whole miss, but {reaches} {low:.0f}%, so whether the threads "
                 "explain all of it is not told apart here" + rest)
     return said + ": whether the threads explain all of it is not told apart here" + rest
-
-
-def _listed(rounds: list, side: str, worked: str) -> str:
-    """"round 1.95x lies below the median - the spread (2.77 - 0.12 = 2.65x)": ``rounds`` on one ``side``
-    of the ± as printed, smallest first, with the working of the edge they pass."""
-    shown = [f"{claims.as_printed(r, 2):.2f}x" for r in sorted(rounds)]
-    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-    which = f"round {listed} lies" if len(rounds) == 1 else f"rounds {listed} lie"
-    return f"{which} {side} ({worked})"
-
-
-def _outside(ratios: list, value: float, spread: float) -> tuple[list, list]:
-    """The rounds below the median - the spread and beyond the median + the spread, as printed (above:
-    claims' ``rounds_past_spread``, the median as the mark; below: ``round_above(..., below=True)``)."""
-    bottom = claims.half_up(value - spread, 2)
-    below = [r for r in ratios if claims.round_above(r, bottom, below=True)]
-    return below, claims.rounds_past_spread(ratios, value, spread, value)
 
 
 def _range_of(rounds: list) -> float:
@@ -409,53 +401,6 @@ def gathered(ratios: list) -> bool:
     group alone left most of the rounds outside it too (3.10x ± 0.67 beside 1.76x and 1.91x, twenty-fourth
     reading), so neither ± is printed, nor anything scaled from the median."""
     return not spread_apart(ratios)[2]
-
-
-def _left_out(ratios: list) -> list:
-    """The rounds outside the median ± the spread the page prints, as printed, on either side."""
-    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
-    below, above = _outside(ratios, value, spread)
-    return below + above
-
-
-def _mostly_outside(ratios: list) -> bool:
-    """Whether the ± leaves out half the rounds or more. It is half the middle half's range, so about half of
-    any set of rounds lies outside it by design: such rounds are not outliers, and the ± does not give
-    the rounds' reach (twenty-ninth reading: 3 of 5 rounds, one of them an edge of the middle half itself,
-    were called "outlying moments")."""
-    return 2 * len(_left_out(ratios)) >= len(ratios)
-
-
-def _past_spread_text(ratios: list) -> str:
-    """The rounds outside the median ± the spread the page prints, as printed, on either side; "" where none
-    is. A few are named as outlying moments; where they are half the rounds or more (``_mostly_outside``),
-    the ± is said to leave them out, with the rounds' whole range. Rounds that ``gathered`` reads as two
-    groups take ``_groups_text`` instead."""
-    value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
-    top, bottom = claims.half_up(value + spread, 2), claims.half_up(value - spread, 2)
-    below, above = _outside(ratios, value, spread)
-    clauses = []
-    if below:
-        clauses.append(_listed(below, "below the median - the spread",
-                               f"{value:.2f} - {spread:.2f} = {bottom:.2f}x"))
-    if above:
-        clauses.append(_listed(above, "beyond the median + the spread",
-                               f"{value:.2f} + {spread:.2f} = {top:.2f}x"))
-    if not clauses:
-        return ""
-    if _mostly_outside(ratios):
-        shown = [claims.as_printed(r, 2) for r in ratios]
-        return (f"; {'; '.join(clauses)}: the ± (half the middle half's range) leaves out {len(below + above)} "
-                f"of the {len(ratios)} rounds, as a ± built from the middle half of the rounds does by design "
-                f"(about half of them); the rounds run {min(shown):.2f}x to "
-                f"{max(shown):.2f}x")
-    # from 4 rounds the ± is half the middle half's range, so a round outside it is expected now and then:
-    # it is named as an outlying moment, not as a finding (no bound is passed here)
-    if len(clauses) == 1:
-        moment = "an outlying moment" if len(above + below) == 1 else "outlying moments"
-        return f"; {clauses[0]}, which the ± does not reach: {moment} of this run, not timed apart here"
-    return (f"; {clauses[0]}; {clauses[1]}: the ± reaches none of them, outlying moments of this run, not timed "
-            "apart here")
 
 
 def _rounds_text(timed: dict) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import statistics
 
 from utils import claims
-from utils.labs.make_it_fast.threads_cost import (PART, _bases, _mostly_outside, _share_of_miss, gathered,
-                                                  kept_ms)
+from utils.labs.make_it_fast.threads_cost import PART, _bases, _share_of_miss, gathered, kept_ms
+from utils.labs.make_it_fast.threads_spread import _not_outlying
 from utils.labs.make_it_fast.threads_agree import disagree_short, timings_disagree
 from utils.labs.make_it_fast.threads_groups import groups_verdict
 
@@ -48,10 +48,10 @@ def _ran(timed: dict, how: tuple[str, str]) -> str:
 
 def _speed(ratios: list) -> tuple[str, str]:
     """The speed-up as the kept sentence gives it: the median ± the spread, or, where that ± leaves out half the
-    rounds or more (``_mostly_outside``), the median with the rounds' whole range, which it then does not give
+    rounds or more or one it is worked from (``_not_outlying``), the median with the rounds' whole range, which it then does not give
     (thirty-fifth reading: "3.34x ± 0.70" beside rounds of 2.13x to 22.07x read as their spread)."""
     value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
-    if not _mostly_outside(ratios):
+    if not _not_outlying(ratios):
         return f"{value:.2f}x ± {spread:.2f}", ""
     shown = [claims.as_printed(r, 2) for r in ratios]
     return f"a median {value:.2f}x", f" (rounds {min(shown):.2f}x to {max(shown):.2f}x)"
