@@ -144,7 +144,10 @@ def test_every_checked_row_of_the_committed_run_shows_what_its_check_turns_on():
         index = short_evidence.deciding_clause(clauses, check)
         # the deciding clause whole, with its asides; the first clause without its set-up's asides
         deciding = clauses[index]
-        assert deciding in cell or not index and short_evidence.without_asides(deciding) in cell, (row_id, cell)
+        bare = short_evidence.without_asides(deciding)
+        # its asides go only where the whole clause would push the cell past its size (t38 run: A10)
+        whole_too_long = len(cell.replace(bare, deciding, 1)) > short_evidence.VISIBLE
+        assert deciding in cell or (not index or whole_too_long) and bare in cell, (row_id, cell)
         own = [w for w in short_evidence.CHECK_WORDS.get(check, ()) if w in part.text][:1]
         assert all(w in cell for w in own), (row_id, own, cell)
     # the reader's rows, on whatever run is committed (its figures change with each execution): where the

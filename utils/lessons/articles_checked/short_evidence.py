@@ -81,7 +81,8 @@ def short_text(text: str, budget: int, check: str | None = None) -> str:
     """``text``'s first clause and the clause its check turns on (``deciding_clause``), with the other clauses
     in order while they fit in ``budget`` characters (none skipped: a clause read out of its place misleads);
     " … " where clauses are left out. Too long: the other clauses' asides go first, then the first clause is
-    cut at a word; the deciding clause is never cut."""
+    cut at a word, then the deciding clause's own asides go (t38 run: A10's 245-character clause); the
+    deciding clause is never cut."""
     clauses = top_clauses(text)
     must = deciding_clause(clauses, check)
     # the asides go, but the deciding clause's own (its rounds' "(up to 1.14x)"); the first clause's set-up's go
@@ -90,14 +91,22 @@ def short_text(text: str, budget: int, check: str | None = None) -> str:
         keep = _filled(version, {0, must}, budget)
         if len(keep) == len(version) and len(_joined(version, keep)) <= budget:
             return _joined(version, keep)
-    clauses = bare
-    keep = _filled(clauses, {0, must}, budget)
-    said = _joined(clauses, keep)
-    if len(said) > budget and must != 0:  # the first clause too long beside the deciding one: cut it at a word
-        first = _cut_first(clauses[0], len(clauses[0]) - (len(said) - budget) - 2)
-        said = _joined([first + (" …" if 1 in keep else ""), *clauses[1:]], keep)
+    said = _first_cut(bare, must, budget)
+    if len(said) > budget and must != 0:  # the deciding clause's own asides too long: it keeps its verdict words
+        said = _first_cut([*bare[:must], without_asides(bare[must]), *bare[must + 1:]], must, budget)
     if len(said) > budget:  # still too long: cut the whole at a word
         said = _cut(said, budget - 2) + " …"
+    return said
+
+
+def _first_cut(clauses: list[str], must: int, budget: int) -> str:
+    """``clauses`` joined (the first, the deciding one and the others that fit), the first clause cut at a
+    word where it is too long beside the deciding one."""
+    keep = _filled(clauses, {0, must}, budget)
+    said = _joined(clauses, keep)
+    if len(said) > budget and must != 0:
+        first = _cut_first(clauses[0], len(clauses[0]) - (len(said) - budget) - 2)
+        said = _joined([first + (" …" if 1 in keep else ""), *clauses[1:]], keep)
     return said
 
 
