@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 import torch
 
 from utils import bench, claims, devices
-from utils.lessons.start_here.printed import micros, printed_accuracy, printed_residual, shown_seconds
+from utils.lessons.start_here.printed import (micros, printed_accuracy, printed_residual, reference_share,
+                                              reference_text, shown_seconds)
 from utils.lessons.start_here.regimes import measure_regimes, regime_of
 from utils.lessons.start_here.summary import FIT_USABLE, below_next_level, fit_source, fit_usable
 from utils.linkmodel import AlphaBeta, fit_alpha_beta
@@ -61,7 +62,12 @@ class CopyPoint:
     @property
     def fraction_of_bound(self) -> float | None:
         """The rate's share of its bound or reference, from the two GB/s as printed (two decimals)."""
-        return claims.printed_ratio(self.rate, self.bound, 2, 1e9) if self.bound else None
+        return reference_share(self.rate, self.bound, self.dram) if self.bound else None
+
+    @property
+    def dram(self) -> bool:
+        """Whether its figure is DRAM's reference (a halved read rate, printed to its ``reference_digits``)."""
+        return self.regime == "DRAM" and not self.is_bound
 
 
 def time_copy(dst, src, device: str | None, repeats: int) -> float:
@@ -149,7 +155,7 @@ def points_table(points: list[CopyPoint]):
         if p.is_bound and p.fraction_of_bound and p.fraction_of_bound > 1:
             frac += " ABOVE BOUND: flagged"
         rows.append((p.path, size_label(p.size), micros(p.seconds), f"{p.rate / 1e9:.2f}", kind,
-                     f"{p.bound / 1e9:.2f}" if p.bound else "unknown", frac))
+                     reference_text(p.bound, p.dram) if p.bound else "unknown", frac))
     return Table(["path", "size", "median µs", "GB/s of n copied (moves 2n)", "set beside", "its GB/s", "of it"], rows)
 
 
@@ -209,7 +215,7 @@ def regimes_table(points: list[CopyPoint], left_out=()):
             pts = [p for p in mine if (p.regime or path, p.is_bound) == kind]
             shares = [p.fraction_of_bound for p in pts]
             sizes = size_label(pts[0].size) + ("" if len(pts) == 1 else f" - {size_label(pts[-1].size)}")
-            rows.append((kind[0], sizes, f"{pts[0].bound / 1e9:.2f} GB/s", "bound" if kind[1] else "reference",
+            rows.append((kind[0], sizes, f"{reference_text(pts[0].bound, pts[0].dram)} GB/s", "bound" if kind[1] else "reference",
                          f"{min(shares):.0%} - {max(shares):.0%}" if len(pts) > 1 else f"{shares[0]:.0%}"))
     for p in left_out:
         rows.append((f"{p.regime}, ran as out of it", size_label(p.size), f"{p.bound / 1e9:.2f} GB/s", "reference",

@@ -219,8 +219,9 @@ def _straddling_said(p, caches) -> str:
     return (f"The {size_label(p.size)} copy reached {p.fraction_of_bound:.0%} of {p.regime}'s reference: its "
             f"working set ({size_label(2 * p.size)}: source and destination) is more than half of {lower}, the "
             f"conservative share the regime rule counts on (the rest holds other data), yet no more than all of "
-            f"{lower} ({size_label(caches[lower])}): a working set between half and all of a cache is partly held "
-            f"by it, so much of this copy ran from {lower}, between the two caches' rates.")
+            f"{lower} ({size_label(caches[lower])}): a working set between half and all of a cache may be partly "
+            f"held by it, which would lift its rate above {p.regime}'s reference, as measured here; which cache "
+            f"served its bytes is not measured.")  # t38_0001 #5: the source is a hypothesis, not a result
 
 
 def in_cache_claim(cached, caches: dict[str, int] | None, left_out=(), low=(), fixed=()) -> claims.Claim:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from utils import claims
 from utils.lessons.start_here.line_check import EDGE
-from utils.lessons.start_here.printed import percent_shown, points
+from utils.lessons.start_here.printed import percent_shown, points, reference_share, reference_text
 from utils.plots import size_label
 
 # How far a cold copy may sit from its warm copy, or above its reference, and still read as the same figure:
@@ -69,8 +69,9 @@ class Passed:
         return round((self.warm_shown - self.cold_shown) * 100)
 
     def share(self, rate: float) -> float:
-        """``rate``'s share of the reference, from the two GB/s as printed (two decimals): 11.58 / 9.64 = 120%."""
-        return claims.printed_ratio(rate, self.bound, 2, 1e9)
+        """``rate``'s share of the reference, from the two GB/s as printed (``printed.reference_share``): 11.58 /
+        9.64 = 120%, 5.94 / 5.375 = 111%."""
+        return reference_share(rate, self.bound, dram=True)
 
     def _drop_said(self) -> str:
         """"warm 124% → cold 107%: 17 points", the move the grade judges, from the printed percents."""
@@ -95,8 +96,8 @@ class Passed:
         # the threshold's why is in ``note`` (the block): t29_0001, cell 21's visible text was too long
         noise = f"the {NOISE:.0%} one noisy median may miss by"
         head = (f"{size_label(self.size)}: warm {self.warm_rate / 1e9:.2f} GB/s = "
-                f"{claims.percent(self.warm_shown)} of the reference beyond the caches ({self.bound / 1e9:.2f} "
-                f"GB/s); cold (caches flushed first) {self.cold_rate / 1e9:.2f} GB/s = "
+                f"{claims.percent(self.warm_shown)} of the reference beyond the caches "
+                f"({reference_text(self.bound, dram=True)} GB/s); cold (caches flushed first) {self.cold_rate / 1e9:.2f} GB/s = "
                 f"{claims.percent(self.cold_shown)}. ")
         if self.grade == "cache":
             return head + self._cache_said(where, noise)

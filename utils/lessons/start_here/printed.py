@@ -67,3 +67,24 @@ def percent_shown(share: float) -> float:
 def points(share: float) -> str:
     """A difference of two percentages, in percentage points: 0.05 -> "5 points" (45% against 50%)."""
     return f"{round(share * 100):.0f} point" + ("" if round(share * 100) == 1 else "s")
+
+
+def reference_digits(bound: float, dram: bool) -> int:
+    """Decimals a reference (bytes/s, printed in GB/s) is printed and worked with: two, but DRAM's (``dram``) is half
+    a read rate printed to two decimals, exact at three ("10.75 / 2 = 5.375"), and is kept whole, so that a share
+    beside it is the reader's own division (t38_0001 #4: 5.94 / 5.38 printed 110%, where 5.94 / 5.375 is 111%).
+    Three only where ``bound`` is such a half (``regimes.printed_half``: within a byte or two a second of it)."""
+    half = claims.as_printed(2 * bound, 2, 1e9) * 1e9 / 2
+    exact = dram and abs(bound - half) <= 2.0
+    return 3 if exact and claims.as_printed(half, 3, 1e9) != claims.as_printed(half, 2, 1e9) else 2
+
+
+def reference_text(bound: float, dram: bool) -> str:
+    """A reference in GB/s to its ``reference_digits``: "5.375", "12.78"."""
+    digits = reference_digits(bound, dram)
+    return f"{claims.as_printed(bound, digits, 1e9):.{digits}f}"
+
+
+def reference_share(rate: float, bound: float, dram: bool) -> float:
+    """``rate`` over its reference, both as printed (the rate to two decimals, the reference to its digits)."""
+    return claims.as_printed(rate, 2, 1e9) / claims.as_printed(bound, reference_digits(bound, dram), 1e9)

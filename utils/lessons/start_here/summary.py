@@ -19,7 +19,8 @@ from utils.lessons.start_here.line_check import (  # noqa: F401
     pattern_sentence, rate_change, rate_trend, shape_note)
 from utils.lessons.start_here.cold_copy import (  # noqa: F401
     NOISE, NOISE_SAID, Passed, copies_above_dram, near_reference, past_noise)
-from utils.lessons.start_here.printed import mean_of_two, micros, percent_shown, points, printed_accuracy
+from utils.lessons.start_here.printed import (mean_of_two, micros, percent_shown, points, printed_accuracy,
+                                              reference_text)
 from utils.plots import size_label
 
 # A fit whose worst residual is within this share is used to predict times; beyond it, only measured times.
@@ -249,8 +250,9 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
     if dram:
         big = max(dram, key=lambda p: p.size)
         ref = dram_reference_name(dram_read_bytes, caches)
-        rows.append(claims.against_reference(f"a {size_label(big.size)} copy out of DRAM against {ref}",
-                                             big.rate, big.bound, "GB/s", 1e9, digits=2))
+        rows.append(claims.Claim(f"a {size_label(big.size)} copy out of DRAM against {ref}",  # its own digits
+                                 f"{big.rate / 1e9:.2f} GB/s", f"reference {reference_text(big.bound, big.dram)} GB/s",
+                                 f"{claims.percent(big.fraction_of_bound)} of the reference"))
     for p in passed:  # above as section 2 grades it: past the noise, else at or just above (t28_0001 #2)
         where = "above" if past_noise(p.warm_shown) else "at or just above"
         said = (f"a {size_label(p.size)} copy out of DRAM {where} its reference ({claims.percent(p.warm_shown)}), "
@@ -258,7 +260,7 @@ def lesson_claims(profile, points, messages, link, passed: list[Passed], caches:
         rows.append(claims.Claim(said,
                                  f"warm {p.warm_rate / 1e9:.2f} GB/s = {claims.percent(p.warm_shown)}, cold "
                                  f"{p.cold_rate / 1e9:.2f} GB/s = {claims.percent(p.cold_shown)}",
-                                 f"reference {p.bound / 1e9:.2f} GB/s",
+                                 f"reference {reference_text(p.bound, dram=True)} GB/s",
                                  p.verdict))
     cached = [p for p in points if not p.is_bound and p.bound and p.regime != "DRAM"]  # a cache's, not DRAM's
     slow = {id(p) for p, _, _ in below_next_level(points)}  # ran as if out of its cache: counted apart
@@ -298,7 +300,8 @@ def copies_sentence(points, fixed_seconds: float | None = None, fixed_size: int 
         kind = "bound" if big.is_bound else "reference"
         where = _against_reference(round(big.fraction_of_bound, 2))
         parts.append(f"Out of {big.regime or big.path} ({size_label(big.size)}): {big.rate / 1e9:.2f} GB/s, "
-                     f"{big.fraction_of_bound:.0%} of its {kind} ({big.bound / 1e9:.2f} GB/s), {where}.")
+                     f"{big.fraction_of_bound:.0%} of its {kind} ({reference_text(big.bound, big.dram)} GB/s), "
+                     f"{where}.")
     small = min(points, key=lambda p: p.size)
     if small.bound:
         said = (f"The smallest copy ({size_label(small.size)}) reaches {small.fraction_of_bound:.0%} of what it is "
@@ -443,8 +446,7 @@ def dram_reference_sentence(read_bytes: int, caches: dict[str, int], points, str
     read = claims.as_printed(2 * dram.bound, 2, 1e9)
     text = (f"Beyond the caches, a copy is set beside half the rate a read loop ran at over a "
             f"{size_label(read_bytes)} buffer, on one thread in this run: {read:.2f} GB/s / 2 = "
-            f"{half_of(read, 2)} GB/s (a copy counts each byte twice: read, then written; "
-            f"{dram.bound / 1e9:.2f} GB/s in the tables).")
+            f"{half_of(read, 2)} GB/s (a copy counts each byte twice: read, then written).")
     if last is None:
         text += " This machine's cache sizes are not readable, so whether a cache held part of it is not known."
     elif read_bytes > caches[last]:

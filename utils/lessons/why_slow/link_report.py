@@ -471,15 +471,22 @@ def between_runs_sentence(link, record: dict | None, kept=None) -> str:
         but = "" if not apart else " but those set apart" if len(every) - len(ratio) > 1 else " but the one set apart"
         return said + (f"Every pair{but} agrees within the ±{EDGE:.0%} one "
                        f"noisy median may miss by: the link held still between the two lessons' runs{aside}.")
-    low, high = min(ratio.values()), max(ratio.values())
-    span = f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
+    span = _span(ratio.values())
     # the range named again at the end (t28_0001: "only to about that factor" named no figure). Two runs show
     # how far these two differed, and bound no third run either way (t29_0001: "holds to within that range" read
-    # as a ceiling; t30_0001 #2: "at least as much" as a floor): it says what a time from one run is worth
+    # as a ceiling; t30_0001 #2: "at least as much" as a floor): it says what a time from one run is worth. It is
+    # the range of every size both timed, those set apart included (t38_0001 #3: the sizes kept alone gave
+    # 0.79x to 0.89x where the runs differed by 0.79x to 1.38x)
+    every_said = f"{_span(every.values())} at the same size{' (every size both timed, those set apart included)' if apart else ''}"
     return said + (f"The same size took {span} lesson 00's time{aside}, past the ±{EDGE:.0%} one noisy median "
-                   f"may miss by: {_against_line(ratio, link, record, kept)}. These two runs differed by {span} "
-                   "at the same size: a time measured or fitted in one run is no better a guide to another "
-                   "than that.")
+                   f"may miss by: {_against_line(ratio, link, record, kept)}. These two runs differed by "
+                   f"{every_said}: a time measured or fitted in one run is no better a guide to another than that.")
+
+
+def _span(ratios) -> str:
+    """"0.79x to 1.38x", or "0.83x" where every ratio is the same."""
+    low, high = min(ratios), max(ratios)
+    return f"{low:.2f}x" if low == high else f"{low:.2f}x to {high:.2f}x"
 
 
 def _usable(link, kept) -> bool:

@@ -107,18 +107,23 @@ def holds_count(status: dict[str, str], differ: bool = False) -> str:
     return f"holds {count}"
 
 
-def scaling_verdict(series, fit, repeats: int | None = None) -> str:
+def scaling_verdict(series, fit, repeats: int | None = None, base: dict | None = None) -> str:
     """The claims table's verdict: how many axes hold (``holds_count``, led by whether the axes' fixed costs
-    agree), the reading of each axis that does not simply hold (``axis_readings``), and the fixed costs."""
+    agree), the reading of each axis that does not simply hold (``axis_readings``), and the fixed costs
+    (``base``: the sizes every axis grows from, whose re-timing a difference in d must clear)."""
     status, read = scaling_holds(series, fit), axis_readings(series, fit, repeats)
-    differ = fixed_costs_differ(series, fit)
+    agreement = fixed_cost_agreement(series, fit, base)
+    differ = agreement == "differ"
     text = holds_count(status, differ) + "".join(
         f"; {axis} {read[axis]}" for axis, v in status.items() if v != "holds")
     fitting = fitting_fixed_costs(series, fit)
     if differ:
         text += (f"; a finding across {_across(status)}: the fixed cost d differs ({_d_list(fitting)}), "
                  "so no one c and d model the whole step")
-    elif fixed_cost_agreement(series, fit) == "within noise":
+    elif agreement == "re-timed":  # t38_0001 #1: the gap is past the ±, but the same step moved as much
+        text += (f"; {_across(status)} give d {_d_list(fitting)}, apart by no more than the base model's own "
+                 f"re-timing ({retimed_ms(series, base):.1f} ms): no difference in d is shown")
+    elif agreement == "within noise":
         # reader t25_0001 #1: the gap is past ±10% of the shortest step, but the ± printed beside the d cover it
         which = "the axes that fit" if len(fitting) < len(status) else "the axes"
         text += f"; {which} agree on d within its ± ({_d_list(fitting)})"
@@ -127,7 +132,7 @@ def scaling_verdict(series, fit, repeats: int | None = None) -> str:
     return text
 
 
-def scaling_failures(series, fit, repeats: int | None = None) -> dict[str, str]:
+def scaling_failures(series, fit, repeats: int | None = None, base: dict | None = None) -> dict[str, str]:
     """The axes where step time = c x FLOPs + d does not hold, each with why, and "every axis" where the fixed
     costs differ by axis (``fixed_costs_differ``). With ``repeats`` (the steps timed a point), a miss is given
     with its size, and called noisy under 5 repeats. An axis whose d is within noise of zero is not a failure."""
@@ -136,7 +141,7 @@ def scaling_failures(series, fit, repeats: int | None = None) -> dict[str, str]:
     for axis in (a for a, v in out.items() if v == why["off"] and repeats):
         out[axis] = (f"misses by {miss_text(fit(series[axis])[1])}"
                      + (f" ({repeats} repeats a point: noisy)" if repeats < 5 else f" ({repeats} repeats a point)"))
-    if fixed_costs_differ(series, fit):
+    if fixed_costs_differ(series, fit, base):
         out["every axis"] = f"the fixed cost d differs by axis ({_d_list(fitting_fixed_costs(series, fit))})"
     return out
 
@@ -183,17 +188,45 @@ def _printed_d(series, fit) -> dict[str, tuple[float, float]]:
             for axis, d in fitting_fixed_costs(series, fit).items()}
 
 
-def fixed_cost_agreement(series, fit) -> str:
+def base_times(series, base: dict | None) -> dict[str, float]:
+    """The base model's step time on each panel (ms as printed), where ``base`` (the sizes every axis grows from:
+    the settings' model) is given: one step, timed once per axis, so how far these differ is how far re-timing
+    the same step moved in this run. {} where no base is given or an axis's values leave it out."""
+    if not base:
+        return {}
+    found = {axis: next((p.seconds for p in pts if p.value == base.get(axis)), None) for axis, pts in series.items()}
+    return {} if None in found.values() else {a: claims.as_printed(t, 1, 1e-3) for a, t in found.items()}
+
+
+def retimed_ms(series, base: dict | None) -> float | None:
+    """The widest gap between the base model's times (``base_times``), ms as printed; None where not measured."""
+    times = list(base_times(series, base).values())
+    return round(max(times) - min(times), 1) if len(times) > 1 else None
+
+
+def fixed_cost_agreement(series, fit, base: dict | None = None) -> str:
     """Whether the d of the axes that fit (``fitting_fixed_costs``) agree, as one fixed cost per step must:
     "differ" where some two of them, as printed (ms, one decimal), are apart by more than the sum of the ± printed
-    beside them (the course's noise rule, ``claims.within_noise``, on their gap) and by more than the fit's
-    tolerance (±FOLLOWS) of the shortest step of those axes; "within noise" where every such gap past the tolerance
-    is covered by the two ±; "within tolerance" otherwise (fewer than two axes fit included)."""
+    beside them (the course's noise rule, ``claims.within_noise``, on their gap), by more than the fit's
+    tolerance (±FOLLOWS) of the shortest step of those axes, and by more than the base model moved between panels
+    (``retimed_ms``, where ``base`` is given: a gap the same step's re-timing covers is noise, reader t38_0001 #1);
+    "re-timed" where only that last test fails; "within noise" where every such gap past the tolerance is covered
+    by the two ±; "within tolerance" otherwise (fewer than two axes fit included)."""
     ds, limit = list(_printed_d(series, fit).values()), FOLLOWS * _shortest_ms(series, fit)
     wide = [(a, b) for i, a in enumerate(ds) for b in ds[i + 1:] if round(abs(a[0] - b[0]), 1) > limit]
-    if any(not claims.within_noise(round(abs(a[0] - b[0]), 1), a[1] + b[1], 0.0) for a, b in wide):
-        return "differ"
+    past = [(a, b) for a, b in wide if not claims.within_noise(round(abs(a[0] - b[0]), 1), a[1] + b[1], 0.0)]
+    if past:
+        retimed = retimed_ms(series, base)
+        cleared = retimed is None or any(round(abs(a[0] - b[0]), 1) > retimed for a, b in past)
+        return "differ" if cleared else "re-timed"
     return "within noise" if wide else "within tolerance"
+
+
+def _retimed_words(series, base: dict) -> str:
+    """"the base model, a point on every panel, took 52.0, 38.5 and 39.5 ms (13.5 ms apart)"."""
+    times = [f"{t:.1f}" for t in base_times(series, base).values()]
+    listed = times[0] if len(times) == 1 else ", ".join(times[:-1]) + " and " + times[-1]
+    return f"the base model, a point on every panel, took {listed} ms ({retimed_ms(series, base):.1f} ms apart)"
 
 
 def _gap_words(series, fit) -> str:
@@ -204,10 +237,11 @@ def _gap_words(series, fit) -> str:
     return f"they differ by {gap:.1f} ms," if len(ds) == 2 else f"their widest gap is {gap:.1f} ms,"
 
 
-def fixed_costs_differ(series, fit) -> bool:
+def fixed_costs_differ(series, fit, base: dict | None = None) -> bool:
     """A fixed cost per step is one cost, whichever size grows: the d of the axes that fit differ only where
-    ``fixed_cost_agreement`` finds a gap past both their ± and the fit's tolerance of the shortest step."""
-    return fixed_cost_agreement(series, fit) == "differ"
+    ``fixed_cost_agreement`` finds a gap past their ±, the fit's tolerance of the shortest step and the base
+    model's re-timing."""
+    return fixed_cost_agreement(series, fit, base) == "differ"
 
 
 def _unfit_d(series, fit) -> list[str]:
@@ -225,7 +259,7 @@ def _unfit_d(series, fit) -> list[str]:
             for axis, v in status.items() if v not in FITTING]
 
 
-def fixed_cost_sentence(series, fit) -> str:
+def fixed_cost_sentence(series, fit, base: dict | None = None) -> str:
     """Whether the fixed costs of the axes that fit agree, as one fixed cost per step must (every branch: they
     differ, they agree, fewer than two axes fit). A failing axis's d is named with why it counts for nothing."""
     fitting, unfit = fitting_fixed_costs(series, fit), _unfit_d(series, fit)
@@ -243,10 +277,15 @@ def fixed_cost_sentence(series, fit) -> str:
     head = f" The fixed cost per step comes out {listed}" + (" (the axes that fit)" if unfit else "")
     # one failing axis is "it", more are "they": the closing clause names what its fit cannot show
     left = ("" if not unfit else f" ({unfit_text}: {'it is' if len(unfit) == 1 else 'they are'} left out)")
-    agreement = fixed_cost_agreement(series, fit)
+    agreement = fixed_cost_agreement(series, fit, base)
+    retimed = f", and by more than {_retimed_words(series, base)}" if retimed_ms(series, base) is not None else ""
+    if agreement == "re-timed":  # t38_0001 #1: a gap the same step's re-timing covers is no finding
+        return (f"{head}: {_gap_words(series, fit)} more than the ± printed beside each d and ±{FOLLOWS:.0%} of "
+                f"{of} ({shortest}), but no more than one step moved when timed again: {_retimed_words(series, base)}"
+                f"; so no difference in fixed cost is shown{left}.")
     if agreement == "differ":
         return (f"{head}: one cost per step cannot differ by which size grows (they differ by more than the ± "
-                f"printed beside each d, and by more than ±{FOLLOWS:.0%} of {of}, {shortest}), so "
+                f"printed beside each d, and by more than ±{FOLLOWS:.0%} of {of}, {shortest}{retimed}), so "
                 f"c × FLOPs + d misses something: a cost that grows with some sizes but not as the formula's FLOPs "
                 f"do{left}. Each axis's fit describes that axis alone.")
     # reader t25_0001 #1: a gap past ±10% of the shortest step that the printed ± cover is no finding
@@ -263,9 +302,10 @@ def fixed_cost_sentence(series, fit) -> str:
     return f"{head}: {near}, as one fixed cost per step should."
 
 
-def scaling_sentence(series, fit) -> str:
+def scaling_sentence(series, fit, base: dict | None = None) -> str:
     """Whether step time = c x (formula FLOPs) + d, one rate and one fixed cost per axis, fits every point
-    with a fixed cost no step could lack (d >= 0 within the fit)."""
+    with a fixed cost no step could lack (d >= 0 within the fit). ``base``: the sizes every axis grows from
+    (``fixed_cost_agreement``)."""
     status = scaling_holds(series, fit)
     worst = {axis: fit(pts)[1] for axis, pts in series.items()}
     parts = [f"{axis} {'within' if w <= FOLLOWS else 'off by up to'} {miss_text(w)}" for axis, w in worst.items()]
@@ -273,7 +313,7 @@ def scaling_sentence(series, fit) -> str:
             for axis, pts in series.items()}
     most = max(flat, key=flat.get)
     noisy = [axis for axis, v in status.items() if v == "d within noise"]
-    differ = fixed_costs_differ(series, fit)
+    differ = fixed_costs_differ(series, fit, base)
     how = ("" if differ else f"fitted per axis within the ±{FOLLOWS:.0%} tolerance, ")  # else: holds_count says it
     text = (f"Step time = c × (the formula's FLOPs) + d, one rate c and one fixed cost d {how}"
             f"{holds_count(status, differ)}: {', '.join(parts)}.")
@@ -290,7 +330,7 @@ def scaling_sentence(series, fit) -> str:
                  f"not a rate x FLOPs plus a fixed cost; time per FLOP went from {first:.1f} to {last:.1f} ps "
                  f"between the smallest and the largest {axis} ({last / (first or 0.1):.2f}x, end to end; the spread below "
                  "is the slowest point over the fastest).")
-    return (text + fixed_cost_sentence(series, fit)
+    return (text + fixed_cost_sentence(series, fit, base)
             + f" Time per FLOP varies most along {most} ({flat[most]:.2f}x, its slowest point over its fastest)."
             + flat_and_fit_sentence(flat, worst, [a for a, v in status.items() if v == "negative d"]))
 
