@@ -32,7 +32,7 @@ def test_the_layout_reading_names_the_side_its_factor_is_read_against():
     # t36_02 #3: "a factor of 1.45 apart" beside "1.41 below, 1.69 above" did not say which applies
     from utils.lessons.model_split import fit_accuracy
     above = fit_accuracy.layout_reading(0.58, 0.40, 0.41)
-    assert "0.58 ms is 1.45x 0.40 ms, within the 1.69 allowed above; no effect of pinning" in above
+    assert "0.580 ms is 1.45x 0.400 ms, within the 1.69 allowed above; no effect of pinning" in above
     below = fit_accuracy._side_text(0.40, 0.50, 0.41)  # 1/1.25, within 1.41 below
-    assert below == "0.40 ms is 1/1.25 of 0.50 ms, within the 1.41 allowed below"
+    assert below == "0.400 ms is 1/1.25 of 0.500 ms, within the 1.41 allowed below"
     assert fit_accuracy._side_text(0.55, 0.32, 1.2).endswith("within any factor allowed above")

@@ -91,9 +91,10 @@ def test_launches_that_all_read_an_effect_in_different_directions_are_named_by_d
     claim = report.launches_claim("naive", [("section 3", "a", above), ("section 5", "b", slow),
                                             ("section 8", "c", above)])
     assert claim.verdict == ("the launches disagree on the direction: section 3, section 8 above 1x; section 5 "
-                             "below; above the 1x bound in section 3 and section 8, beyond their noise: theory's "
-                             "\"no faster\" does not hold there (those sections read the excess against their own "
-                             "reference); launch against launch (the noise rule): section 3 and section 8 agree; "
+                             "below; above the 1x bound in section 3 and section 8, beyond their noise: a finding to "
+                             "explain there (those sections read the excess against their own reference), not a "
+                             "verdict on theory's \"no faster\": section 5 does not read above 1x, and no launch "
+                             "alone decides; launch against launch (the noise rule): section 3 and section 8 agree; "
                              "section 3 and section 5, section 5 and section 8 apart")
     assert "none" not in claim.verdict and "worth having" not in claim.verdict
 

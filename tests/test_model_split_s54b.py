@@ -151,7 +151,7 @@ def test_the_unpinned_fit_is_not_called_section_5s_fit_beside_the_pinned_one():
     unpinned = runs.Link(90.04e-6, 1.604e9, "workers the OS placed", 0.39)
     probe = link.probe_reading(1.2e-3, 2**20, fit, 0.03, None, unpinned)
     assert probe.startswith("Section 5 priced its messages with the link it used")
-    assert "the same message costs 0.75 ms by the fit section 5 made of that layout:" in probe
+    assert "the same message costs 0.745 ms by the fit section 5 made of that layout:" in probe
     assert "section 5's fit" not in probe
     # the other outcome: no unpinned fit, nothing named
     assert "that layout" not in link.probe_reading(1.2e-3, 2**20, fit, 0.03, None, None)

@@ -67,10 +67,10 @@ def test_the_placement_sets_the_probe_beside_alpha_as_the_same_factor():
 def test_two_layouts_below_each_other_print_the_factor_the_other_way():
     said = fit_accuracy.layout_reading(0.40, 0.87, 0.2)  # pinned cheaper: 0.87 / 0.40 = 2.18
     assert said.startswith("In the pipeline's layout a message costs 1/2.18 of what it costs in lesson 00's "
-                           "(0.40 vs 0.87 ms), beyond the fits' accuracy (a factor of 1.20 below, 1.25 above)")
+                           "(0.400 vs 0.870 ms), beyond the fits' accuracy (a factor of 1.20 below, 1.25 above)")
     assert said.endswith("made it cheaper.")
     moved = fit_accuracy.ledger_reading(0.40, 0.87, 0.2)
-    assert moved.startswith("Lesson 00's layout measured now is 1/2.18 of lesson 00's fit (0.40 vs 0.87 ms), beyond")
+    assert moved.startswith("Lesson 00's layout measured now is 1/2.18 of lesson 00's fit (0.400 vs 0.870 ms), beyond")
 
 
 # t20_09 #2: the run both readers saw. Each round's speedup over its own round's reference: 1.17 / 1.16 = 1.01,

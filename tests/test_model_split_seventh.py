@@ -62,7 +62,8 @@ def test_every_round_above_the_bound_is_not_at_the_bound_within_noise():
     # the bound is within the rounds' spread of the median (± 0.06), which explains them", every round above 1.60x
     row = _gpipe([1.65, 1.63, 1.74, 1.74, 1.61])
     line = report.explain_row(row)
-    assert "-> above the bound, within the work-scaled reference: explained by the reference; 5 of 5 rounds above " \
+    assert "-> above the bound, within the work-scaled reference: explained by the reference (under it by more " \
+           "than d: 83% of its gain); 5 of 5 rounds above " \
            "the bound, read with the median; the stages measured less work than the one-device step" in line
     assert "within noise" not in line and "which explains them" not in line and "no cause to read" not in line
     assert line.count("within the work-scaled reference") == 1  # the verdict once, then its cause

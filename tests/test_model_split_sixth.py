@@ -91,9 +91,9 @@ def test_the_loss_to_the_bound_is_worked_from_the_figures_its_tables_print():
     m2 = runs.Row(32, 2, "gpipe", 0.117, 0.1503, [0.076, 0.076], speedups=[1.19, 1.28, 1.25, 1.28, 1.28],
                   messages=4, bytes_sent=4 * 2**20)
     row = report.link_table([m2], fit.alpha, fit.beta, "a fit", "t").rows[0]
-    assert row[8:] == ("150.3", "1.28x", "1.33x", f"{150.3 / 1.28 - 150.3 / 1.33:.1f}")
+    assert row[8:] == ("150", "1.28x", "1.33x", f"{150 / 1.28 - 150 / 1.33:.1f}")  # whole ms, as every table
     table = report.price_table([m2], fit, 2.3)
-    assert table.rows[0][3:7] == ("150.3", "1.28x", "1.33x", "4.4")
+    assert table.rows[0][3:7] == ("150", "1.28x", "1.33x", "4.4")
     # the other outcome: a median printed at the bound loses nothing, whatever the unrounded 4/3
     at = runs.Row(32, 2, "gpipe", 0.113, 0.1503, [0.076, 0.076], speedups=[1.33, 1.33, 1.33, 1.33, 1.33])
     assert report.lost_time(at) == 0.0
@@ -210,7 +210,7 @@ def test_section_9_reads_the_links_share_of_each_loss_by_section_5s_rule():
     zb = runs.Row(128, 4, "interleaved ZB", 0.391, 0.6903, [0.32, 0.35], speedups=[1.81, 1.72, 1.79, 1.88, 1.74],
                   bound_override=1.92, messages=24, bytes_sent=24 * 2**20)
     said = report.link_reading([zb], 88.0e-6, 1.35e9, reread=False)
-    assert "20.8 ms (the link's fit, an estimate) of the 690.3 / 1.79 - 690.3 / 1.92 = 26.1 ms it lost (80%)" in said
+    assert "20.8 ms (the link's fit, an estimate) of the 690 / 1.79 - 690 / 1.92 = 26.1 ms it lost (80%)" in said
     assert "the link's own time explains most of the loss" in said and "section 8" not in said
     # section 5's rows: section 8 reads them again, and the sentence says so
     assert "section 8 times one activation" in report.link_reading([zb], 88.0e-6, 1.35e9)
@@ -234,8 +234,8 @@ def test_section_3_closes_on_what_this_run_explains_in_every_branch():
 
 
 def test_two_layouts_prices_are_compared_from_the_two_ms_printed():
-    pinned = runs.Link(0.0, 2**20 / 0.8651e-3, "pinned", 0.2, True)  # 1 MiB: 0.8651 ms, printed 0.87
-    placed = runs.Link(0.0, 2**20 / 0.4049e-3, "placed", 0.2, False)  # 1 MiB: 0.4049 ms, printed 0.40
+    pinned = runs.Link(0.0, 2**20 / 0.8651e-3, "pinned", 0.2, True)  # 1 MiB: β printed 1.21 GB/s, 0.867 ms
+    placed = runs.Link(0.0, 2**20 / 0.4049e-3, "placed", 0.2, False)  # 1 MiB: β printed 2.59 GB/s, 0.405 ms
     _, said = report.link_sources(None, pinned, placed)
-    assert "0.87 ms by it; 0.40 ms between workers" in said
-    assert "costs 2.18x what it costs in lesson 00's" in said  # 0.87 / 0.40, not 0.8651 / 0.4049 = 2.14
+    assert "0.867 ms by it; 0.405 ms between workers" in said  # 3 figures, as section 8 prints a price
+    assert "costs 2.14x what it costs in lesson 00's" in said  # 0.867 / 0.405, the two ms printed

@@ -11,8 +11,8 @@ from __future__ import annotations
 from utils.claims import as_printed, half_up, paired_spread, printed_ratio, within_noise
 from utils.lessons.model_split.best import lead_word, paired_lead
 from utils.lessons.model_split.bounds import printed_side
-from utils.lessons.model_split.noise import (above_as_printed, beside_line, median_past_devices, printed, round_text,
-                                            rounds_text)
+from utils.lessons.model_split.noise import (above_as_printed, beside_line, median_past_devices, ms_as_printed,
+                                            printed, round_text, rounds_text)
 from utils.lessons.model_split.runs import PipelineRun, Row
 
 
@@ -105,10 +105,11 @@ def bubble_answer(rows: list[Row], plain: Row, where: str) -> str:
 
 
 def baseline_gap(here: float, there: float) -> float:
-    """How far apart two launches' one-device steps are, worked from their ms as printed (whole ms) and rounded
-    half up to whole percent: 679 and 669 ms are 1.5% apart, printed 1%, the figure every reading then uses."""
-    shown = as_printed(there, 0, 1e-3) or 1.0  # a step printed as 0 ms counts as its rounding step
-    return half_up(abs(as_printed(here, 0, 1e-3) / shown - 1), 2)
+    """How far apart two launches' one-device steps are, worked from their ms as every table prints them
+    (``noise.ms_as_printed``: whole ms from 10 ms up) and rounded half up to whole percent: 679 and 669 ms are
+    1.5% apart, printed 1%, the figure every reading then uses."""
+    shown = ms_as_printed(there) or 0.1  # a step printed as 0.0 ms counts as its rounding step
+    return half_up(abs(ms_as_printed(here) / shown - 1), 2)
 
 
 WHY_CHEAPER = "a slower one-device step could make the stages' work read cheaper"
@@ -121,8 +122,8 @@ def baseline_note(here: float, there: float, batch: int) -> str:
     beside plain 1F1B timed in this section's rounds (``_beside_plain``), not beside section 5's. Past 5 %
     (as printed) it adds that the gap may be why the stages' work reads cheaper."""
     gap = baseline_gap(here, there)
-    said = (f"One device, batch {batch}: {as_printed(here, 0, 1e-3):.0f} ms in this section's rounds, "
-            f"{as_printed(there, 0, 1e-3):.0f} ms in section 5's. Each section pairs its speed-ups with the "
+    said = (f"One device, batch {batch}: {ms_as_printed(here)} ms in this section's rounds, "
+            f"{ms_as_printed(there)} ms in section 5's. Each section pairs its speed-ups with the "
             "one-device step of its own rounds, so ")
     beside = ("each row is read against its own bound, and beside plain 1F1B timed in this section's rounds, "
               "as the speed-ups' line above does, not beside section 5's speed-ups")
@@ -148,7 +149,7 @@ def _beside_plain(rows: list[Row], plain: Row) -> str:
             lead_word(median, spread)]
         said.append(f"{r.schedule} {v:.2f}x ± {d:.2f} (round by round {median:.2f} ± {spread:.2f} of it: {word})")
     return (f"Speedups beside plain 1F1B's {pv:.2f}x ± {pd:.2f}, timed in the same rounds against the same "
-            f"one-device step ({as_printed(plain.baseline, 0, 1e-3):.0f} ms): " + ", ".join(said) + ". Each is "
+            f"one-device step ({ms_as_printed(plain.baseline)} ms): " + ", ".join(said) + ". Each is "
             "read round by round: its speedup over plain 1F1B's in the same round, the median of those ratios ± "
             "their spread; faster or slower only where that clears 1.")
 
@@ -174,7 +175,7 @@ def _past_p_candidates(r: Row) -> str:
     """Where a median passes p, the two figures of the row that can give it (the next step for a learner, as
     section 5 reads them): work that was not equal (the stages' measured work against one device's) and the
     one-device step the speedup divides (to compare with an earlier section's)."""
-    one = f"{as_printed(r.baseline, 0, 1e-3):.0f} ms in this launch: set it beside section 5's"
+    one = f"{ms_as_printed(r.baseline)} ms in this launch: set it beside section 5's"
     work = (f"the stages' measured work, {r.work_inflation:.2f}x one device's (under 1x: not equal work); "
             if r.work_inflation is not None else "")
     return f" Candidates, in the table of the block below: {work}the one-device step, {one}."

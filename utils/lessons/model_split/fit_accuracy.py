@@ -14,7 +14,14 @@ beside "±79%" as a band of the fitted price.
 
 from __future__ import annotations
 
-from utils.claims import as_printed, half_up
+from utils.claims import as_printed, as_printed_sig, half_up, sig_text
+
+PRICE_FIGURES = 3  # a message's price in ms, to 3 significant figures wherever the page prints one (section 8's too)
+
+
+def price_text(ms: float) -> str:
+    """"0.485": a message's price (ms) as every sentence prints it, so one price reads the same in every cell."""
+    return sig_text(ms, PRICE_FIGURES)
 
 
 def tolerance(accuracy: float) -> tuple[float, float]:
@@ -81,14 +88,14 @@ def _side_text(over: float, under: float, accuracy: float) -> str:
     below, above = tolerance(accuracy)
     side, allowed = ("above", above) if over >= under else ("below", below)
     limit = "any factor" if allowed == float("inf") else f"the {allowed:.2f}"
-    return f"{over:.2f} ms is {factor_text(over, under)} {under:.2f} ms, within {limit} allowed {side}"
+    return f"{price_text(over)} ms is {factor_text(over, under)} {price_text(under)} ms, within {limit} allowed {side}"
 
 
 def layout_reading(pinned_ms: float, placed_ms: float, accuracy: float) -> str:
     """What pinning changed, from two fits of this run that differ only in the workers' layout: the price
     of one message in each (ms, as printed) against the two fits' accuracy (the larger of the two)."""
-    pinned_ms, placed_ms = as_printed(pinned_ms, 2), as_printed(placed_ms, 2)  # the reader's own division
-    how, pinned, placed = against_fit(pinned_ms, placed_ms, accuracy), f"{pinned_ms:.2f}", f"{placed_ms:.2f}"
+    pinned_ms, placed_ms = as_printed_sig(pinned_ms, PRICE_FIGURES), as_printed_sig(placed_ms, PRICE_FIGURES)
+    how, pinned, placed = against_fit(pinned_ms, placed_ms, accuracy), price_text(pinned_ms), price_text(placed_ms)
     if how == "within" and pinned == placed:  # the same price as printed: the fits agree
         return f"The two layouts give the same price ({pinned} ms): pinning did not change what a message costs."
     if how == "within":  # apart, by less than the fits resolve: no effect shown, none ruled out
@@ -105,8 +112,8 @@ def layout_reading(pinned_ms: float, placed_ms: float, accuracy: float) -> str:
 def ledger_reading(now_ms: float, then_ms: float, accuracy: float) -> str:
     """Lesson 00's layout measured now against lesson 00's own fit (ms of one message, as printed): the same
     path, another run, against the two fits' accuracy (the larger of the two)."""
-    now_ms, then_ms = as_printed(now_ms, 2), as_printed(then_ms, 2)  # the reader's own division
-    how, now, then = against_fit(now_ms, then_ms, accuracy), f"{now_ms:.2f}", f"{then_ms:.2f}"
+    now_ms, then_ms = as_printed_sig(now_ms, PRICE_FIGURES), as_printed_sig(then_ms, PRICE_FIGURES)
+    how, now, then = against_fit(now_ms, then_ms, accuracy), price_text(now_ms), price_text(then_ms)
     if how == "within" and now == then:
         return f"Lesson 00's layout measured now gives lesson 00's price ({now} ms): the path has not moved."
     if how == "within":

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from utils.claims import as_printed, as_printed_sig, half_up, printed_ratio, sig_text
 from utils.lessons.model_split.fit_accuracy import (accuracy_text, against_fit, alpha_ms, alpha_text, factor_text,
-                                                   layout_reading, ledger_reading, tolerance, tolerance_text)
-from utils.lessons.model_split.noise import at_bound_in_noise, beside_line, percent_as_printed
+                                                   layout_reading, ledger_reading, price_text, tolerance, tolerance_text)
+from utils.lessons.model_split.noise import at_bound_in_noise, beside_line, ms_as_printed, percent_as_printed
 from utils.lessons.model_split.runs import Link, Row
 from utils.tables import Table
 
@@ -66,9 +66,9 @@ LOSS_COLUMNS = ["one device ms", "speedup", "bound"]  # what "lost to the bound"
 
 
 def loss_operands(r: Row) -> tuple[str, str, str]:
-    """The three figures ``lost_time`` works from, as a table prints them beside it (one device's median step
-    to 0.1 ms, the median speedup and the bound to two decimals), so that a reader redoes the loss."""
-    return f"{as_printed(r.baseline, 1, 1e-3):.1f}", f"{r.speedup:.2f}x", f"{r.bound:.2f}x"
+    """The three figures ``lost_time`` works from, as every table prints them (one device's step by ``ms_as_printed``:
+    whole ms from 10 ms up; the speedup and the bound to two decimals), so that a reader redoes the loss."""
+    return f"{ms_as_printed(r.baseline)}", f"{r.speedup:.2f}x", f"{r.bound:.2f}x"
 
 
 def step_share(r: Row, alpha: float, beta: float) -> float:
@@ -96,15 +96,15 @@ def _row_name(r: Row) -> str:
 
 def bound_step(r: Row) -> float:
     """The step (s) the bound allows: one device's step over the bound, on the figures as the tables and
-    ``link_reading`` print them (one device's median step to 0.1 ms, the bound to two decimals, as every
-    table of the lesson prints it), so that a reader's arithmetic agrees: 150.3 / 1.33, not 150.3 / 1.333."""
-    return as_printed(r.baseline, 1, 1e-3) / as_printed(r.bound, 2) / 1e3
+    ``link_reading`` print them (one device's median step by ``noise.ms_as_printed``, the bound to two decimals,
+    as every table of the lesson prints them), so that a reader's arithmetic agrees: 150 / 1.33, not 150 / 1.333."""
+    return ms_as_printed(r.baseline) / as_printed(r.bound, 2) / 1e3
 
 
 def speedup_step(r: Row) -> float:
     """The step (s) the median paired speedup gives: one device's step over it (as printed, two decimals). The
     verdicts read the same median, so a row loses time exactly where its verdict's median is under the bound."""
-    return as_printed(r.baseline, 1, 1e-3) / as_printed(r.speedup, 2) / 1e3
+    return ms_as_printed(r.baseline) / as_printed(r.speedup, 2) / 1e3
 
 
 def lost_time(r: Row) -> float:
@@ -221,7 +221,7 @@ def link_reading(rows: list[Row], alpha: float, beta: float, reread: bool = True
              f"whole percent: under {LINK_SMALL:.0%} \"{NOT_IT}\", past {LINK_SMALL:.0%} \"a real part\", past "
              f"{LINK_MOST:.0%} \"most\", 100% \"all\"; a share printed {LINK_SMALL:.0%} or {LINK_MOST:.0%} is at "
              "that line, and said to be")
-    one = as_printed(worst.baseline, 1, 1e-3)
+    one = ms_as_printed(worst.baseline)
     said += (f". {'The most, b' if len(short) > 1 else 'B'}atch {worst.batch}, {_name(worst)}: its messages take "
              f"about {link_time(worst, alpha, beta) * 1e3:.1f} ms (the link's fit, an estimate) of the {one} / "
              f"{worst.speedup:.2f} - {one} / {worst.bound:.2f} = {lost_time(worst) * 1e3:.1f} ms it lost "
@@ -472,11 +472,11 @@ def link_sources(recorded: Link | None, fit: Link, unpinned: Link | None = None)
                           "measured on this machine's link.")
     said = (f"The link, as the pipeline's workers send: {fit.where}.{_coarse_fit(fit)} The arithmetic below uses "
             f"this fit, because these workers, in this layout, send the pipeline's messages. A {MESSAGE // 2**20} MiB message: "
-            f"{_ms(fit):.2f} ms by it")
+            f"{price_text(_ms(fit))} ms by it")
     if unpinned is not None:
-        said += (f"; {_ms(unpinned):.2f} ms between workers the operating system placed (lesson 00's layout), "
+        said += (f"; {price_text(_ms(unpinned))} ms between workers the operating system placed (lesson 00's layout), "
                   "fitted now")
-    said += (f"; {_ms(recorded):.2f} ms by lesson 00's fit, the machine profile's (from the ledger)." if recorded else
+    said += (f"; {price_text(_ms(recorded))} ms by lesson 00's fit, the machine profile's (from the ledger)." if recorded else
              "; lesson 00 has not recorded the link in this mode's ledger (run lesson 00 to set it beside these).")
     if unpinned is not None and fit.pinned:
         said += " " + layout_reading(_ms(fit), _ms(unpinned), max(fit.accuracy, unpinned.accuracy))
@@ -546,8 +546,8 @@ def probe_reading(probe: float, n_bytes: int, link: Link, largest_share: float, 
         said += " " + fixed_cost_reading(rows or [], link, tiny, probe, n_bytes)
     # priced as link_sources prints them (message_time: α and β as printed), one price per message on the page
     # "section 5's fit" alone names the pinned fit priced above: this one is the fit of the unpinned layout
-    others = ([f"{_ms(unpinned, n_bytes):.2f} ms by the fit section 5 made of that layout"] if unpinned else []) + (
-        [f"{_ms(recorded, n_bytes):.2f} ms by lesson 00's (from the ledger)"] if recorded else [])
+    others = ([f"{price_text(_ms(unpinned, n_bytes))} ms by the fit section 5 made of that layout"] if unpinned else []) + (
+        [f"{price_text(_ms(recorded, n_bytes))} ms by lesson 00's (from the ledger)"] if recorded else [])
     if link.pinned and others:
         said += (" Between workers the operating system placed, lesson 00's layout, the same message costs "
                  + " and ".join(others) + ": this probe, like section 5's price, was timed between workers "

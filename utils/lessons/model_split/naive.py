@@ -452,8 +452,8 @@ def _pairs_claim(entries: list[tuple[str, str, Row]]) -> str:
 def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
     """The claims-table row of one step measured in several launches (``same_step_note``), read together:
     the launches' medians, and each launch's verdict against 1x by the lesson's one noise rule (``noise_of_one``,
-    cell 15), no other yardstick: where some launches read above 1x beyond their noise, theory's "no faster
-    than one device" does not hold there, and the row names them; then which pairs of launches agree and which
+    cell 15), no other yardstick: where only some launches read above 1x beyond their noise, the row names them
+    as findings, not as a verdict on theory (``_faster_where``); then which pairs of launches agree and which
     lie apart (``_pairs_claim``), so that the row does not group the launches by their verdicts' words alone."""
     values = [printed(r)[0] for _, _, r in entries]
     far = max(abs(v - 1) for v in values)
@@ -475,15 +475,20 @@ def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
 
 
 def _faster_where(entries: list[tuple[str, str, Row]]) -> str:
-    """Where only some launches read above 1x beyond their noise: "; above the 1x bound in section 3, beyond its
-    noise: theory's "no faster" does not hold there (that section reads the excess against its own
-    reference)"; "" where none does."""
+    """Where only some launches read above 1x beyond their noise: a finding in those launches, not a verdict on
+    theory, since the others do not read above 1x and the launches are read together (``same_step_note``: no
+    launch alone decides): "; above the 1x bound in section 3, beyond its noise: a finding to explain there
+    (...), not a verdict on theory's "no faster": section 5 and section 8 do not read above 1x, and no launch
+    alone decides"; "" where none does."""
     above = [where for where, _, r in entries if _effect(r) and printed(r)[0] > 1]
     if not above:
         return ""
+    others = [where for where, _, _ in entries if where not in above]
     its, that = ("its", "that section reads") if len(above) == 1 else ("their", "those sections read")
-    return (f"; above the 1x bound in {' and '.join(above)}, beyond {its} noise: theory's \"no faster\" does not "
-            f"hold there ({that} the excess against {its} own reference)")
+    return (f"; above the 1x bound in {' and '.join(above)}, beyond {its} noise: a finding to explain there ({that} "
+            f"the excess against {its} own reference), not a verdict on theory's \"no faster\": "
+            f"{' and '.join(others)} {'does' if len(others) == 1 else 'do'} not read above 1x, and no launch alone "
+            "decides")
 
 
 def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list]:

@@ -487,10 +487,10 @@ def steps_note(rows: list[Row], names: list[str] | None = None) -> str:
     each row's name as its table prints it (section 8's "layers", "attn/ffn"); by default ``row_label``."""
     apart = []
     for r, name in zip(rows, names or [row_label(r) for r in rows]):
-        one, step = as_printed(r.baseline, 0, 1e-3), as_printed(r.seconds, 0, 1e-3)
+        one, step = ms_as_printed(r.baseline), as_printed(r.seconds, 0, 1e-3)  # as both tables print them
         medians = medians_divide_to(r.speedup, one, step)  # the two printed medians divided, or None
         if medians is not None:
-            apart.append(f"{name}: {one:.0f} / {step:.0f} = {medians:.2f}x, beside {r.speedup:.2f}x")
+            apart.append(f"{name}: {one} / {step:.0f} = {medians:.2f}x, beside {r.speedup:.2f}x")
     if not apart:
         return ("In every row, one device's median step over the row's median step gives the speedup printed "
                 "beside them.")

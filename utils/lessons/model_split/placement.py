@@ -27,7 +27,7 @@ from utils.claims import as_printed, as_printed_sig, sig_text, within_noise
 from utils.lessons.model_split.fit_accuracy import alpha_ms, alpha_text, factor_text
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.link import message_time
-from utils.lessons.model_split.report import reading, round_text, rounds_text
+from utils.lessons.model_split.report import ms_as_printed, reading, round_text, rounds_text
 from utils.lessons.model_split.outputs import launch_losses
 from utils.lessons.model_split.placement_figures import (extra_range, extra_time, medians_apart, ms_text,  # noqa: F401
                                                         resolved, sum_digits)
@@ -186,7 +186,7 @@ def placements_table(got: dict, title: str, full: bool = False) -> Table:
                f"{r.speedup:.2f}x ({rounds_text(lo, hi)})", f"{r.bound:.2f}x"]
         if full:  # the work's operands printed beside it (whole ms), so that a reader redoes the division
             work, (stages, one) = r.work_inflation, r.work_ms
-            row += [f"{r.baseline * 1e3:.0f}", " / ".join(f"{w:.0f}" for w in stages) if work else "",
+            row += [f"{ms_as_printed(r.baseline)}", " / ".join(f"{w:.0f}" for w in stages) if work else "",
                     f"{one:.0f}" if work else "", f"{work:.2f}x" if work else "", reading(r)]
             if r.cpu_workers:  # CPU/busy's divisor (whole ms, as ``Row.cpu_share`` divides), t34_02 other
                 row.insert(-3, " / ".join(f"{as_printed(b, 0, 1e-3):.0f}" for b in r.busy))

@@ -90,7 +90,7 @@ def rows_table(run: PipelineRun, title: str | None = None) -> Table:
         lo, hi = r.speedup_range
         work, wb = r.work_inflation, r.work_bound
         name = config_name(r) + (f", split {list(r.split_points)}" if splits and r.split_points else "")
-        row = [r.batch, name, f"{r.seconds * 1e3:.0f}", f"{r.baseline * 1e3:.0f}",
+        row = [r.batch, name, f"{r.seconds * 1e3:.0f}", f"{ms_as_printed(r.baseline)}",
                f"{r.speedup:.2f}x ({rounds_text(lo, hi)})", f"{r.bound:.2f}x", f"{wb:.2f}x" if wb else "",
                " / ".join(f"{b * 1e3:.0f}" for b in r.busy)]
         if cpu:
@@ -253,19 +253,33 @@ def within_work_reference(r: Row) -> bool:
 
 def headline_verdict(r: Row) -> str:
     """``median_verdict``, with the rounds above the bound counted whatever the median (section 3's rule):
-    where the median is above the bound too, its verdict reads them with it, as the count says, except, under a
-    median the work-scaled reference explains, a round past that reference + d too (``past_reach_words``)."""
+    where the median is above the bound too, its verdict reads them with it, as the count says, except the
+    rounds past the devices' count, which no reference explains (``_past_devices_apart``), and, under a median
+    the work-scaled reference explains, a round past that reference + d too (``past_reach_words``)."""
     said = median_verdict(r)
-    above = sum(round_above(s, r.bound) for s in r.speedups)
+    above = sum(round_above(s, r.bound) for s in r.speedups) - len(r.above_devices)  # 2x: never with the median
     counted = "rounds above the bound" in said or "(every round above" in said  # claims' verdict said them
     # "read with the median" only under an "above the bound" verdict; every other one reads them round by round
-    if above and said.startswith("above the bound") and not counted:
-        said += f"; {above} of {len(r.speedups)} rounds above the bound, read with the median"
+    if said.startswith("above the bound") and not counted and (above or r.above_devices):
+        said += f"; {above} of {len(r.speedups)} rounds above the bound, read with the median" if above else ""
         # but not a round past what explains the median: the work-scaled reference + d (cell 15's round rule)
-        past = past_reach_words(r) if "within the work-scaled reference" in said else ""
-        said += f", except {past}" if past else ""
+        past = past_reach_words(r) if above and "within the work-scaled reference" in said else ""
+        said += (f", except {past}" if past else "") + _past_devices_apart(r, said)
     passed = past_work_reference(r) if r.process_bound is None else ""  # section 3 prints no work reference
     return f"{said}; {passed}" if passed else said
+
+
+def _past_devices_apart(r: Row, said: str) -> str:
+    """The rounds past the devices' count, kept out of the rounds "read with the median" (cell 15's rule 1: no
+    reference explains them), each named once: " (1 more past 2x: named above)" where ``said`` names them
+    already, else "; 2.01x past 2 devices' 2x: a finding to explain"; "" where none."""
+    if not r.above_devices:
+        return ""
+    shown = [f"{round_text(s)}x" for s in r.above_devices]
+    if all(x in said for x in shown):
+        return f" ({len(shown)} more past {r.devices}x: named above)"
+    return f"; {', '.join(shown)} past {r.devices} devices' {r.devices}x: " + (
+        "a finding to explain" if len(shown) == 1 else "findings to explain")
 
 
 def _passed(r: Row, reference: float, name: str, note: str = "") -> str:
@@ -294,11 +308,8 @@ def past_work_reference(r: Row) -> str:
     if not above_as_printed(r.speedup, wb):
         if not above_as_printed(r.speedup, r.bound):
             return ""
-        # cell 33's "within" covers any median above the bound up to the reference; under it by more than d,
-        # the share is said too, the words "under its work-scaled reference" use elsewhere (t34_02, other)
-        under = round(value + spread, 9) < as_printed(wb, 2)
-        share = f" (under it by more than d: {percent(reference_gain(r, wb))} of its gain)" if under else ""
-        return f"within the work-scaled reference ({wb:.2f}x){share}"
+        # cell 33's "within" covers any median above the bound up to the reference
+        return f"within the work-scaled reference ({wb:.2f}x){_under_share(r)}"
     if above_as_printed(r.speedup, r.bound) and value - spread <= as_printed(wb, 2):  # cell 33's words, as printed
         return f"within the work-scaled reference ({wb:.2f}x) plus the rounds' spread (± {spread:.2f})"
     return _passed(r, wb, "its work-scaled reference")
@@ -372,17 +383,28 @@ def past_devices_verdict(r: Row) -> str:
             f"which no reference explains{rounds}")
 
 
+def _under_share(r: Row) -> str:
+    """Beside "within the work-scaled reference", the share of its gain where the median is under the reference
+    by more than d, as printed: " (under it by more than d: 90% of its gain)", the figure the summary's row
+    against that reference prints (``reference_claim``), in every verdict that says "within"; "" otherwise."""
+    (value, spread), wb = printed(r), as_printed(r.work_bound, 2)
+    if round(value + spread, 9) >= wb:
+        return ""
+    return f" (under it by more than d: {percent(reference_gain(r, wb))} of its gain)"
+
+
 def _work_reference_verdict(r: Row, spread: float) -> str:
     """A median above the bound, within the work-scaled reference: explained by it, saying the rounds' spread
-    where the median passes the reference itself; but rounds above the devices' count (2x on two devices,
-    the hard limit of equal work) are not explained by it: counted, and left as a finding."""
+    where the median passes the reference itself, and the share of its gain where it is under it by more than d
+    (``_under_share``); but rounds above the devices' count (2x on two devices, the hard limit of equal work)
+    are not explained by it: counted, and left as a finding."""
     if r.above_devices:  # section 5's text says what such a round can be (cheaper work, a disturbed step)
-        return (f"above the bound, within the work-scaled reference ({r.work_bound:.2f}x) in the median; "
-                f"{rounds_past_devices(r)}, not explained by the reference")
+        return (f"above the bound, within the work-scaled reference ({r.work_bound:.2f}x) in the median"
+                f"{_under_share(r)}; {rounds_past_devices(r)}, not explained by the reference")
     if as_printed(r.speedup, 2) > as_printed(r.work_bound, 2):
         return (f"above the bound, within the work-scaled reference ({r.work_bound:.2f}x) plus the rounds' "
                 f"spread (± {spread:.2f}): explained by the reference")
-    return EXPLAINED.format("work-scaled reference")
+    return EXPLAINED.format("work-scaled reference") + _under_share(r)
 
 
 def speedup_claim(claim: str, r: Row) -> Claim:
