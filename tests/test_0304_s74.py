@@ -23,7 +23,7 @@ def test_03_knobs_markdown_asserts_no_outcome():
     text = _markdown("03_ddp.ipynb", "Read the times against the *every round* column")
     assert "barely matters" not in text
     assert "can *hide* little" in text and "can still *cost*: each extra bucket pays $\\alpha$ again" in text
-    assert "the same line says whether any setting stood apart here" in text
+    assert "the answer line above says whether any setting stood apart here" in text  # t38_0304: collapsed "Why"
 
 
 def test_03_deterministic_kernels_point_to_the_restart_section():

@@ -107,21 +107,21 @@ def test_notebook_04_prints_the_profile_shares_by_claims_percent():
 
 
 def test_the_tie_verdict_sets_its_ratio_beside_the_one_step_it_divides():
-    from utils.lessons.ddp import overlap
+    from utils.lessons.ddp import overlap, stepread
 
     steps = ("127.4 ms", "116.6 ms", "149.2 ms")   # 1 MiB, 25 MiB and default buckets, as the reader saw them
     ratio = overlap.step_ratios(0.2074, 0.1166, 0.1274)["overlapped"]   # 116.6 / 127.4
-    line = overlap.tie_verdict(1, 25, 40, steps, ratio, "noise 13% of a step")
-    assert ("the step took 127.4 ms against 116.6 ms with 25 MiB buckets (1.09x slower, a difference no larger "
+    line = stepread.tie_verdict(1, 25, 40, steps, ratio, "noise 13% of a step")
+    assert ("the step took 127.4 ms against 116.6 ms with 25 MiB buckets (1.09x apart, a difference no larger "
             "than the noise 13% of a step)") in line
     assert "the default buckets' 149.2 ms is not part of this comparison" in line
     assert "default buckets: 1.09x" not in line
-    # the other side of 1x: the small buckets' step shorter, still within noise, reads "faster"
-    faster = overlap.tie_verdict(1, 25, 40, ("110.0 ms", "116.6 ms", "149.2 ms"),
-                                 overlap.step_ratios(0.2074, 0.1166, 0.1100)["overlapped"], "noise 13% of a step")
-    assert "against 116.6 ms with 25 MiB buckets (1.06x faster," in faster
+    # the other side of 1x: the small buckets' step shorter, still within noise, names no direction either
+    faster = stepread.tie_verdict(1, 25, 40, ("110.0 ms", "116.6 ms", "149.2 ms"),
+                                  overlap.step_ratios(0.2074, 0.1166, 0.1100)["overlapped"], "noise 13% of a step")
+    assert "against 116.6 ms with 25 MiB buckets (1.06x apart," in faster
     source = cell_source("03_ddp.ipynb", 38)
-    assert "overlap.tie_verdict(" in source and "with the default buckets: " not in source
+    assert "stepread.tie_verdict(" in source and "with the default buckets: " not in source
 
 
 @pytest.mark.parametrize("ratio, text", [(2.34 / 1.04, "2.3x"), (23.25, "23.3x"),

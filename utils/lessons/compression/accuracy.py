@@ -16,7 +16,7 @@ from utils import claims, models
 from utils.lessons.compression import pareto
 
 __all__ = ["standard_error", "paired_drop", "paired_difference", "within", "recovery_text", "front_pairs", "why_both",
-           "rounded_note"]
+           "rounded_note", "images_above"]
 
 
 def standard_error(accuracy: float, n: int) -> float:
@@ -75,6 +75,18 @@ def recovery_text(cost: tuple[float, float], change: tuple[float, float]) -> str
     lost = f"{-change[0]:.3f} ± {change[1]:.3f}"  # "lost a further 0.012", not "a further -0.012"
     return (f"Fine-tuning did not recover it: pruning cost {paid} (paired standard error) and fine-tuning lost a "
             f"further {lost} of accuracy, beyond two standard errors.")
+
+
+def images_above(accuracy: float, seed_accuracies: list[float], n: int) -> tuple[int, float, float]:
+    """How many more of the ``n`` test images one model gets right than a mean over seeds, worked from counts
+    as a reader redoes it: ``(right, mean_right, gap)``, the one model's count, the seeds' mean count printed
+    to 0.1 (half up) and the count less that printed mean (0.1, half up). An accuracy on ``n`` images is a
+    whole count over ``n``, so 97.5% of 360 is 351 and a mean of 3 counts is a multiple of 1/3: 351 against
+    344, 340 and 343 is +8.7, where the rounded percentages' gap times 360 (2.4 x 3.6) would give 8.6
+    (t38_0304 #1). Lesson 04, section 6."""
+    right = round(accuracy * n)
+    mean_right = claims.half_up(sum(round(a * n) for a in seed_accuracies) / len(seed_accuracies), 1)
+    return right, mean_right, claims.half_up(right - mean_right, 1)
 
 
 # Two-sided 95% critical values of Student's t, by degrees of freedom (seeds - 1): with few seeds the standard

@@ -15,7 +15,7 @@ from matplotlib.transforms import Bbox
 
 from utils import plots
 
-__all__ = ["pareto_front", "lower_beyond", "plot_front"]
+__all__ = ["pareto_front", "lower_beyond", "front_answer", "plot_front"]
 
 
 def lower_beyond(x: float, y: float, tolerance: float) -> bool:
@@ -53,6 +53,22 @@ def pareto_front(points: list[tuple[float, ...]], tolerance: tuple[float, ...] |
 
 
 FAMILY_STYLES = {"CNN": ("o", "tab:blue"), "MLP": ("s", "tab:orange")}  # marker and colour of each family
+
+
+def front_answer(variants: list[dict]) -> str:
+    """Section 7's answer in one sentence: the variants worth choosing (on the front), by family, numbered as
+    the table numbers them (from 1), and how many others a variant of their family beats. ``variants``: dicts
+    with ``family``, ``name`` and ``front``, in the table's order. Lesson 04, section 7."""
+    families = dict.fromkeys(v["family"] for v in variants)
+    named = []
+    for family in families:
+        front = [f"#{k} ({v['name']})" for k, v in enumerate(variants, 1)
+                 if v["family"] == family and v["front"]]
+        named.append(f"{family}: {', '.join(front)}")  # every family keeps at least one: none beats them all
+    beaten = sum(not v["front"] for v in variants)
+    return (f"Answer: worth choosing, on the Pareto front: {'; '.join(named)}. "
+            + (f"The other {beaten} are each beaten by a variant of their family (no larger, no slower, no "
+               "less accurate, and better in one)." if beaten else "None is beaten: every variant is on the front."))
 
 
 def plot_front(variants: list[dict], latency_batch: int, label: str = ""):

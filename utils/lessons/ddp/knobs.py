@@ -230,6 +230,22 @@ def _bookkeeping_row(name: str, times: dict[str, list[float]], base: float, show
                    if against or larger else "")
 
 
+def knob_answer(times: dict[str, list[float]], base_range: tuple[float, float]) -> str:
+    """The knobs' table's answer in one sentence, printed above its collapsed reasons: which settings stood
+    apart from the defaults by the table's rule (``apart_from_defaults``: every round outside the defaults'
+    range of rounds, ``base_range`` in whole ms as printed), and which way. ``times`` as ``measure_knobs``
+    returns them, the defaults first. Lesson 03, section 4."""
+    rng = f"{base_range[0]:.0f}-{base_range[1]:.0f} ms"
+    apart = apart_from_defaults(times)
+    if not apart:
+        return (f"Answer: no setting stood apart from the defaults in this run: each had rounds inside the "
+                f"defaults' {rng} range of rounds.")
+    named = ", ".join(f"{n} ({way_from_defaults(times, n)})" for n in apart)
+    others = "the others had" if len(apart) < len(times) - 1 else "no setting had"
+    return (f"Answer: {named} stood apart from the defaults (every round outside their {rng} range of "
+            f"rounds); {others} rounds inside it.")
+
+
 def knob_conclusion(apart: list[str], most: float, spread: float,
                     base_range: tuple[float, float] | None = None, hideable: float | None = None,
                     times: dict[str, list[float]] | None = None) -> str:

@@ -525,19 +525,6 @@ def faster_buckets(overlapped: float, small_mb: float, large_mb: float) -> str:
             f"{pace(overlapped)} than the {large_mb:g} MiB buckets'")
 
 
-def tie_verdict(small_mb: float, large_mb: float, messages: float, steps_ms: tuple[str, str, str],
-                overlapped: float, noise_text: str) -> str:
-    """Section 2's reasons where overlap is within noise. ``steps_ms``: the small, large and default buckets'
-    steps as printed. The ratio (``pace``) follows the one step it divides, the large buckets'; the default
-    buckets' step is named apart, since it is not part of the comparison and no noise figure was taken for it
-    (1.09x beside both 116.6 and 149.2 ms read "slower" than a step the small buckets beat)."""
-    small, large, default = steps_ms
-    return (f"Within noise: overlap not shown to pay or cost here. With {small_mb:g} MiB buckets ({messages:.0f} "
-            f"all-reduces, started during the backward) the step took {small} against {large} with {large_mb:g} "
-            f"MiB buckets ({pace(overlapped)}, a difference no larger than the {noise_text}); the default "
-            f"buckets' {default} is not part of this comparison (section 4 starts from it).")
-
-
 def step_ratios(hand: float, large: float, small: float) -> dict:
     """The three step ratios of section 2, worked from the step times as printed (0.1 ms), so a learner who
     divides the printed figures gets the printed ratios: ``total`` (by hand over small buckets), ``fewer``

@@ -59,11 +59,31 @@ def ranges(timelines: dict, hand: str, large: str, small: str) -> dict:
             for key, way in (("hand", hand), ("large", large), ("small", small))}
 
 
+def tied(ratio: float) -> str:
+    """A step ratio read within noise, as the page prints it: the multiple with no direction word ("1.07x
+    apart"), since a ± that covers 1x leaves the direction unmeasured: "1.07x faster" beside "± 0.12" would
+    state a result the figures do not give (t38_0304 #2). ``pace`` words a ratio beyond noise."""
+    return f"{printed_multiple(ratio):.2f}x apart"
+
+
+def tie_verdict(small_mb: float, large_mb: float, messages: float, steps_ms: tuple[str, str, str],
+                overlapped: float, noise_text: str) -> str:
+    """Section 2's reasons where overlap is within noise. ``steps_ms``: the small, large and default buckets'
+    steps as printed. The ratio (``tied``, no direction) follows the one step it divides, the large buckets';
+    the default buckets' step is named apart, since it is not part of the comparison and no noise figure was
+    taken for it."""
+    small, large, default = steps_ms
+    return (f"Within noise: overlap not shown to pay or cost here. With {small_mb:g} MiB buckets "
+            f"({messages:.0f} all-reduces, started during the backward) the step took {small} against {large} "
+            f"with {large_mb:g} MiB buckets ({tied(overlapped)}, a difference no larger than the {noise_text}); "
+            f"the default buckets' {default} is not part of this comparison (section 4 starts from it).")
+
+
 def _reading(read: str, ratio: float, noise: float, other=None, this=None) -> str:
     """One comparison of ``answer``: ``read`` (``read_ratio``'s word), ``ratio`` (the other way's step over this
     one's, from the steps as printed), ``noise`` (the share it was read with) and the two ways' ranges."""
     if read == "within noise":
-        return (f"within noise ({pace(ratio)}, noise {percent(noise)}: ± {ratio_spread(ratio, noise):.2f} on "
+        return (f"within noise ({tied(ratio)}, noise {percent(noise)}: ± {ratio_spread(ratio, noise):.2f} on "
                 f"{printed_multiple(ratio):.2f}x)")
     return f"{'paid' if read == 'shorter' else 'cost'}: {pace(ratio)}, {reason(ratio, noise, other, this)}"
 
