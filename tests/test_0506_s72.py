@@ -20,9 +20,11 @@ def test_every_outcome_of_the_accumulation_verdict():
     assert summary.accumulation_verdict(1.03, 0.02) == "slower beyond noise"
     # the ± reaches 1x but every round lies below it: not noise, and said so
     one_side = summary.accumulation_verdict(0.98, 0.02, [0.97, 0.98, 0.99, 0.98])
-    assert one_side == "faster (every round below 1.00x, though its ± reaches it)"
+    assert one_side == ("faster (its ± reaches 1.00x, but all 4 rounds lie below it, and rounds all on one side of 1x "
+                     "are not noise)")
     above = summary.accumulation_verdict(1.02, 0.02, [1.01, 1.02, 1.03])
-    assert above == "slower (every round above 1.00x, though its ± reaches it)"
+    assert above == ("slower (its ± reaches 1.00x, but all 3 rounds lie above it, and rounds all on one side of 1x "
+                     "are not noise)")
 
 
 def test_the_claims_row_gives_the_edge_case_the_same_verdict():

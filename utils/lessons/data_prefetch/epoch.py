@@ -279,8 +279,15 @@ def compare_medians(seconds: dict, floor: float = 0.02) -> str:
     slowest, fastest = as_printed(statistics.median(slow), 2), as_printed(statistics.median(fast), 2)
     gap = round(slowest - fastest, 2)
     return (f"the medians differ by {gap:.2f} s at most, {gap / slowest:.1%} of the slowest setting's median "
-            f"epoch ({slowest:.2f} s); its epochs ({min(slow):.2f}-{max(slow):.2f} s) against the fastest's "
-            f"({min(fast):.2f}-{max(fast):.2f} s), with a {floor:.0%} floor: {verdict}")
+            f"epoch ({slowest:.2f} s); its epochs ({epochs_span(slow)}) against the fastest's "
+            f"({epochs_span(fast)}), with a {floor:.0%} floor: {verdict}")
+
+
+def epochs_span(seconds: list[float]) -> str:
+    """A setting's epochs as printed (0.01 s): their range, or one figure where every epoch prints alike, so
+    that no range reads "1.36-1.36 s", like a typo (t38_0506). Lesson 05."""
+    low, high = as_printed(min(seconds), 2), as_printed(max(seconds), 2)
+    return f"{low:.2f} s each" if low == high else f"{low:.2f}-{high:.2f} s"
 
 
 def best_of_epochs(batches: Iterable, step: Callable, epochs: int = 2) -> EpochResult:

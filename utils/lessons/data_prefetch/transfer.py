@@ -19,9 +19,11 @@ from utils.claims import (Claim, as_printed, half_up, one_side, printed_percent,
                           signed_percent, within_noise)
 from utils.data import MNIST_STD
 from utils.lessons.data_prefetch.dataset import decode_images, decode_into
+# one batch's repeated link times live in their own module, with the noise floor and the tables' ms that both
+# read; re-exported: the notebook, plan.py and the tests import them from here
+from utils.lessons.data_prefetch.link_repeats import MS, NOISE_FLOOR, repeat_reading, repeats_reading  # noqa: F401
 
 
-NOISE_FLOOR = 0.02  # lesson 05's one noise rule: a gap under 2 % is noise, whatever the rounds' spread
 # A fit that misses a size it was fitted to by more than this is read as loose: its ceiling (the bytes' ratio)
 # then describes the model, not this link. A reading threshold chosen here, not a law.
 LOOSE_FIT = 0.10
@@ -32,9 +34,6 @@ LOOSE_FIT = 0.10
 # stored level apart is ``LEVEL`` (1.3e-02), so a gap within the tolerance cannot have changed a pixel's level.
 DECODE_TOLERANCE = 1e-5
 LEVEL = 1 / 255 / MNIST_STD  # one step between stored uint8 levels, in normalised pixel units
-
-
-MS = 1e-3  # the compression tables print seconds in ms, 3 decimals
 
 
 # what a residual is, said wherever one is printed: a share of the measured time, not of the fit's, so a
@@ -275,13 +274,15 @@ def fit_prediction(predicted: float, sweep: dict[int, float], loose: float = LOO
 
 
 def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE_FIT,
-                link_verdict: str = "", breach: str = "") -> str:
+                link_verdict: str = "", breach: str = "", play: bool = False) -> str:
     """How well alpha + n/beta fits the link's own sweep (``sweep``: size -> ``residual``, as printed), and
     so what the bytes' ratio, its ceiling, means for this link: the section's visible answer (lesson 05).
     ``link_verdict``: ``link_ratio_verdict`` on the link alone's rounds, printed above this line; a close fit
     speaks for the model on its own sizes only, so the ceiling "stands" only where those rounds kept to it
     too, never where they read above it, within noise or beyond (t29_0506 #3). ``breach``: ``breach_outcome``,
-    said after the reading where the rounds passed the ceiling, so the line says which it was (t31_0506 #2)."""
+    said after the reading where the rounds passed the ceiling, so the line says which it was (t31_0506 #2).
+    ``play``: ``shows_play``, the sweep and the rounds disagreeing about the same two batches where either
+    reaches past the ceiling: the ceiling then neither "stands" nor breaks, as the details say (t38_0506 #1)."""
     then = f"; {breach}" if breach else ""
     low, high = min(sweep.values()), max(sweep.values())
     head = (f"The link's fit, alpha + n/beta, misses the sizes it was fitted to by {signed_percent(low)} to "
@@ -296,41 +297,11 @@ def fit_reading(sweep: dict[int, float], byte_ratio: float, loose: float = LOOSE
     if "a finding" in link_verdict:
         return (f"{close}, but the link alone's rounds (above) read past its ceiling, the bytes' ratio, "
                 f"{byte_ratio:.0f}x: not one this link was shown to keep{then}")
+    if play:   # the same two batches timed twice disagree: the details' reading, said here too
+        return (f"{close}; but its sweep and the paired rounds, the same two batches timed twice, disagree beyond "
+                f"the rounds' ±, so this run shows the link's play, not the bytes' ratio, {byte_ratio:.0f}x, kept "
+                f"or broken")
     return f"{close}, and the bytes' ratio, {byte_ratio:.0f}x, stands as its ceiling"
-
-
-def repeat_head(name: str, sweep_seconds: float, round_seconds: list[float]) -> tuple[str, float]:
-    """One batch's link times, sweep and paired rounds, as the two tables print them (ms, 3 decimals), and
-    their play: how far its quickest and slowest lie apart, in whole percent (lesson 05)."""
-    sweep, rounds = as_printed(sweep_seconds, 3, MS), [as_printed(t, 3, MS) for t in round_seconds]
-    low, high = min(sweep, *rounds), max(sweep, *rounds)
-    play = half_up((high - low) / low * 100, 0)   # in whole percent, from the printed times
-    return (f"the {name} batch took {sweep:.3f} ms in the sweep and {min(rounds):.3f}-{max(rounds):.3f} ms in the "
-            f"paired rounds, {play:.0f}% from its quickest to its slowest"), play
-
-
-def repeat_reading(name: str, sweep_seconds: float, round_seconds: list[float]) -> str:
-    """How far one batch's link times lie apart when it is measured more than once (the sweep once, each paired
-    round once), from the times as the two tables print them (ms, 3 decimals): the link's own play for one
-    size, which a single measurement, sweep or round, carries and the link ratio's ± reflects. Lesson 05."""
-    head, play = repeat_head(name, sweep_seconds, round_seconds)
-    if play <= NOISE_FLOOR * 100:
-        return head + ": within 2 %, this link repeats its time for that size"
-    return (head + ": this link's time for one size moves that much between measurements, so each one, sweep or "
-            "round, is read with that much play")
-
-
-def repeats_reading(batches: list[tuple[str, float, list[float]]]) -> str:
-    """``repeat_reading`` for several batches (name, sweep time, round times), its reading said once after
-    all of them rather than once a batch; where only some move past 2 %, those are named (lesson 05)."""
-    heads = [repeat_head(*batch) for batch in batches]
-    text = "; ".join(head for head, _ in heads)
-    moved = [name for (name, _, _), (_, play) in zip(batches, heads) if play > NOISE_FLOOR * 100]
-    if not moved:
-        return text + ": each within 2 %, this link repeats its time for one size"
-    which = "" if len(moved) == len(batches) else f" ({' and '.join(moved)}; the rest within 2 %)"
-    return (text + f": this link's time for one size moves that much between measurements{which}, so each "
-            "one, sweep or round, is read with that much play")
 
 
 def sweep_ratio_reading(c: Compression, float_sweep: float, uint8_sweep: float) -> str:
@@ -339,9 +310,7 @@ def sweep_ratio_reading(c: Compression, float_sweep: float, uint8_sweep: float) 
     bytes' ratio: the same two batches timed twice, so where the sweep's ratio lies outside the rounds' band the
     two measurements disagree, and a ratio past the bytes' ratio in either one shows the link's play, not the
     model's ceiling kept or broken. Lesson 05 (t25_0506 #2)."""
-    ratio = half_up(printed_ratio(float_sweep, uint8_sweep, 3, MS), 2)
-    middle, spread = as_printed(c.link_ratio, 2), as_printed(c.link_spread, 2)
-    low, high = half_up(middle - spread, 2), half_up(middle + spread, 2)
+    ratio, middle, spread, low, high = _sweep_and_band(c, float_sweep, uint8_sweep)
     head = (f"the sweep's own two batches give {as_printed(float_sweep, 3, MS):.3f} / "
             f"{as_printed(uint8_sweep, 3, MS):.3f} = {ratio:.2f}x for the link alone")
     bound = f"past the bytes' ratio, {c.byte_ratio:.0f}x" if ratio > c.byte_ratio else \
@@ -350,8 +319,23 @@ def sweep_ratio_reading(c: Compression, float_sweep: float, uint8_sweep: float) 
     if low <= ratio <= high:
         return f"{head}, {bound}, and within {rounds}: the two measurements agree"
     then = (", so this run shows the link's play, not the model's ceiling kept or broken"
-            if ratio > c.byte_ratio or high > c.byte_ratio else "")
+            if shows_play(c, float_sweep, uint8_sweep) else "")
     return f"{head}, {bound}, and outside {rounds}: the two measurements disagree by more than the rounds' ±{then}"
+
+
+def _sweep_and_band(c: Compression, float_sweep: float, uint8_sweep: float) -> tuple[float, ...]:
+    """The sweep's ratio of the two batches and the rounds' median, ±, and band, each as the page prints it."""
+    ratio = half_up(printed_ratio(float_sweep, uint8_sweep, 3, MS), 2)
+    middle, spread = as_printed(c.link_ratio, 2), as_printed(c.link_spread, 2)
+    return ratio, middle, spread, half_up(middle - spread, 2), half_up(middle + spread, 2)
+
+
+def shows_play(c: Compression, float_sweep: float, uint8_sweep: float) -> bool:
+    """Whether the sweep's ratio of the two batches lies outside the paired rounds' band while either reaches
+    past the bytes' ratio: the same batches timed twice disagree there, so the run shows the link's play, not
+    the model's ceiling kept or broken (``sweep_ratio_reading`` and ``fit_reading`` say so alike). Lesson 05."""
+    ratio, _, _, low, high = _sweep_and_band(c, float_sweep, uint8_sweep)
+    return not low <= ratio <= high and (ratio > c.byte_ratio or high > c.byte_ratio)
 
 
 def scatter_reach(sweep: dict[int, float], predicted: float, measured: float) -> tuple[float, float]:
@@ -372,10 +356,9 @@ def breach_outcome(c: Compression, float_sweep: float, uint8_sweep: float, sweep
     the outcome, so the details' reasons never stand alone (t31_0506 #2). "" where the rounds show no breach."""
     if "a finding" not in link_ratio_verdict(c):
         return ""
-    ratio = half_up(printed_ratio(float_sweep, uint8_sweep, 3, MS), 2)   # the sweep's, as it prints it
-    middle, spread = as_printed(c.link_ratio, 2), as_printed(c.link_spread, 2)
+    ratio, middle, _, low, high = _sweep_and_band(c, float_sweep, uint8_sweep)   # each as the page prints it
     past = f"the link alone read past {c.byte_ratio:.0f}x"
-    if not half_up(middle - spread, 2) <= ratio <= half_up(middle + spread, 2):
+    if not low <= ratio <= high:
         return (f"{past} in its rounds ({middle:.2f}x), but its sweep ({ratio:.2f}x) disagrees beyond the rounds' "
                 "±: not a finding")
     factor, reach = scatter_reach(sweep, predicted, c.link_ratio)

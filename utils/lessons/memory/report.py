@@ -124,7 +124,7 @@ def loss_check(name: str, losses: tuple, fp32: tuple, tolerance: float = LOSS_TO
 
 
 def rounds_table(rounds: dict[str, list[float]], name: str, reference: str, title: str) -> Table:
-    """Each interleaved round's two step times (ms, as the peaks table prints them: 0.1 ms) and their ratio,
+    """Each interleaved round's two step times (ms, 0.1 ms, as the fastest runs print) and their ratio,
     ``name`` x ``reference`` (above 1: slower), worked from the printed times and printed to 2 decimals, as the
     verdict reads them (``measure.round_ratios``): the rounds a median and a ± are read from, printed so that
     a reader can redo both (lesson 06)."""
@@ -220,7 +220,7 @@ def median_rule(rounds: dict[str, list[float]], name: str, reference: str, what:
 
 
 def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, median: float) -> str:
-    """``rounds_rule``'s last clause: the fastest step of each, divided as printed (the peaks table's ms), where
+    """``rounds_rule``'s last clause: the fastest step of each, divided as printed (the rounds' table's ms), where
     it prints otherwise than the rounds' median; the rounds they came from named, every round that prints the
     fastest ms where two tie ("rounds 2 and 3, alike as printed"), as a reader finds them in the table. ""
     where it prints alike."""
@@ -232,7 +232,7 @@ def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, me
     both = sorted(set(mine) & set(ref))   # one round fastest for both, as printed: that round's own ratio
     source = (f"both from round {both[0]}, that round's own ratio" if both else
               f"from different rounds, {name}: {_rounds_words(mine)}; {reference}: {_rounds_words(ref)}")
-    return (f". The peaks table's step times, the fastest of each, divide to {slow * 1e3:.1f} / {fast * 1e3:.1f}"
+    return (f". The fastest runs of each (the rounds' table above) divide to {slow * 1e3:.1f} / {fast * 1e3:.1f}"
             f" = {fastest:.2f}x ({source}): the verdict reads the rounds pair by pair")
 
 

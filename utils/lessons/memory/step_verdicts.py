@@ -24,7 +24,7 @@ def time_verdict(ratio: float, noise: float, than: str, rounds: list[float] | No
     """A step time x ``than``'s (above 1: slower) in the claims' words, judged on the figures as printed
     (``as_shown``): ``claims.within_noise``, the course's one rule (1.02x ± 0.02 reaches 1.00x: "within noise:
     no effect shown"), unless every round's own ratio (``rounds``) lies on one side of 1x (``claims.one_side``),
-    which says so. Otherwise slower or faster than ``than`` beyond noise. Any round beyond the ± is then named
+    which says so with its rule (``one_side_rule``). Otherwise slower or faster than ``than`` beyond noise. Any round beyond the ± is then named
     (``rounds_named``), unless ``name_rounds`` is False (the caller names them after its own words).
     Lesson 06."""
     shown, spread = as_shown(ratio, noise)
@@ -32,11 +32,18 @@ def time_verdict(ratio: float, noise: float, than: str, rounds: list[float] | No
     side = claims.one_side(rounds)
     if noisy and (side is None or shown == 1 or (side == "above") != (shown > 1)):
         verdict = "within noise: no effect shown"
-    else:   # every round on one side (noisy) is not noise, though the ± reaches 1x
+    else:   # every round on one side (noisy) is not noise, though the ± reaches 1x: the rule said where used
         word = "slower" if shown > 1 else "faster"
-        verdict = (f"{word} than {than} (every round {side} 1.00x, though its ± reaches it)" if noisy
+        verdict = (f"{word} than {than} ({one_side_rule(len(rounds), side)})" if noisy
                    else f"{word} than {than} beyond noise")
     return verdict + (rounds_named(ratio, noise, than, rounds) if name_rounds else "")
+
+
+def one_side_rule(count: int, side: str) -> str:
+    """Why a ratio whose ± reaches 1x is read as slower or faster, the rule stated where it is used: lesson 06
+    states it nowhere else, and a verdict inside its own ± reads as a slip without it (t38_0506 #3)."""
+    return (f"its ± reaches 1.00x, but all {count} rounds lie {side} it, and rounds all on one side of 1x are not "
+            "noise")
 
 
 def rounds_named(ratio: float, noise: float, than: str, rounds: list[float] | None) -> str:
