@@ -208,9 +208,17 @@ def link_bytes(shape: Shape, kind: str, n: int) -> tuple[float, str]:
 
 def devices_needed(shape: Shape, room: float) -> int | None:
     """FSDP devices of ``room`` usable bytes that full training (16 B a parameter, sharded) needs, with one
-    checkpointed sequence a device; None when even the activations do not fit one."""
-    left = room - _frozen_activations(shape, 1) - gathered_blocks(shape)
-    return math.ceil(16 * shape.parameters() / left) if left > 0 else None
+    checkpointed sequence a device; None when even the activations do not fit one. Worked from the GB the guide
+    prints (``printed_gb``), so a reader who redoes the division finds the count printed beside it."""
+    state, room_gb = printed_gb(16 * shape.parameters()), printed_gb(room)
+    left = room_gb - printed_gb(_frozen_activations(shape, 1)) - printed_gb(gathered_blocks(shape))
+    return math.ceil(state / left) if left > 0 else None
+
+
+def printed_gb(x: float) -> float:
+    """Bytes as the guide prints them ("110 GB", to 3 significant figures): one quantity, one printed figure
+    (t38_0708 #3: "110 GB" and "109.8 GB" for the same state, "10.9 GB" and "10.87 GB" for the same room)."""
+    return float(f"{x / GB:.3g}")
 
 
 def gathered_blocks(shape: Shape) -> float:
@@ -222,7 +230,7 @@ def gathered_blocks(shape: Shape) -> float:
 def devices_needed_arithmetic(shape: Shape, room: float) -> str:
     """``devices_needed``'s terms, so that a reader can redo it: 16 B x P over what a device has left."""
     need, acts, gathered = devices_needed(shape, room), _frozen_activations(shape, 1), gathered_blocks(shape)
-    return (f"16 B x {shape.parameters() / 1e9:.3g} bn = {16 * shape.parameters() / GB:.4g} GB over "
-            f"({room / GB:.4g} GB usable - {acts / GB:.3g} GB of one checkpointed sequence's activations - "
+    return (f"16 B x {shape.parameters() / 1e9:.3g} bn = {16 * shape.parameters() / GB:.3g} GB over "
+            f"({room / GB:.3g} GB usable - {acts / GB:.3g} GB of one checkpointed sequence's activations - "
             f"{gathered / GB:.3g} GB of three blocks' gathered 16-bit weights) = "
             + (f"{need} devices, rounded up" if need else "nothing: the activations alone do not fit"))

@@ -3,7 +3,7 @@ from the figures the page prints beside it (``claims.as_printed``), so that a re
 or a ratio by hand finds the printed one.
 
     rows, step_s = profile_words.parts_rows(found["shares"])
-    say(profile_words.profiled_against_timed(found["profiled_s"], found["compute"]))
+    say(profile_words.profiled_against_timed(found["profiled_s"], found["shares"]))
 """
 
 from __future__ import annotations
@@ -45,22 +45,31 @@ def loading_sentence(shares: dict[str, float]) -> str:
     """Loading against the step, both in ms from the table's printed seconds, and the feeding bound worked from
     them (``guide.printed_feeding_bound``): (L + C) / max(L, C) with C the printed step less the printed load."""
     load, step = claims.as_printed(shares.get("load", 0.0), 4) * 1e3, printed_step(shares) * 1e3
-    return (f"Loading a batch takes {load:.1f} ms of the table's {step:.1f} ms step ({step - load:.1f} ms of "
-            f"compute): feeding can buy at most {guide.printed_feeding_bound(shares):.3f}x")
+    return (f"Loading a batch takes {load:.1f} ms of the table's {step:.1f} ms step "
+            f"({printed_compute_ms(shares):.1f} ms of compute): feeding can buy at most "
+            f"{guide.printed_feeding_bound(shares):.3f}x")
 
 
-def profiled_against_timed(profiled_s: float, compute_s: float) -> str:
-    """The profiled step against the timed compute (the timed step less its loading), both in whole ms as
-    printed: "+5% against the timed compute's median" with its cause, or "within 1%" where the difference
-    prints as 0% (never a signed "-0%")."""
-    profiled, timed = claims.as_printed(profiled_s, 0, 1e-3), claims.as_printed(compute_s, 0, 1e-3)
-    change = claims.half_up(profiled / (timed or 1) - 1, 2)   # whole %, half up, from the two printed ms
-    said = f"the one step run under the profiler took {profiled:.0f} ms"
+def printed_compute_ms(shares: dict[str, float]) -> float:
+    """The timed compute in ms as the page prints it, once: the table's step less its load row (1 decimal).
+    The loading sentence and the profiled step's comparison both quote this one figure (t38_0708 #2: 194.5 ms
+    beside a 194 ms rounded from the unrounded seconds)."""
+    load, step = claims.as_printed(shares.get("load", 0.0), 4), printed_step(shares)
+    return claims.half_up((step - load) * 1e3, 1)
+
+
+def profiled_against_timed(profiled_s: float, shares: dict[str, float]) -> str:
+    """The profiled step against the timed compute (the timed step less its loading), both in ms to 1 decimal,
+    the compute as the loading sentence prints it (``printed_compute_ms``): "+5% against the timed compute's
+    median" with its cause, or "within 1%" where the difference prints as 0% (never a signed "-0%")."""
+    profiled, timed = claims.as_printed(profiled_s, 1, 1e-3), printed_compute_ms(shares)
+    change = claims.half_up(profiled / (timed or 0.1) - 1, 2)   # whole %, half up, from the two printed ms
+    said = f"the one step run under the profiler took {profiled:.1f} ms"
     if change > 0:
-        return (f"{said}, {claims.signed_percent(change)} against the timed compute's median ({timed:.0f} ms): "
+        return (f"{said}, {claims.signed_percent(change)} against the timed compute's median ({timed:.1f} ms): "
                 "a profiled step also records every op, and it ran at another moment of the machine")
     against = "within 1% of" if change == 0 else f"{claims.signed_percent(change)} against"
-    return (f"{said}, {against} the timed compute's median ({timed:.0f} ms): the profiler's own recording "
+    return (f"{said}, {against} the timed compute's median ({timed:.1f} ms): the profiler's own recording "
             "did not show; the two ran at different moments of the machine")
 
 

@@ -212,7 +212,13 @@ def batch_trend(rows: list[dict], new_tokens: int,
         else:
             verdict = _no_rise(steps)
         said.append(f"{method} {figures}: {verdict}")
-    return "Larger batches, expected to lose less to communication: " + "; ".join(said)
+    return f"Larger batches, expected to lose less to communication ({PLUS_MINUS}): " + "; ".join(said)
+
+
+# The ± is defined where it is first printed: a reader who met sections 1 and 4's paired ± (half the paired
+# ratios' middle-half range) would otherwise read that one here (t38_0708).
+PLUS_MINUS = ("each ± is the speed-up times the rounds' spread, the larger (slowest - fastest) / fastest of "
+              "one device's and the method's rounds")
 
 
 def rose_apart(x1: float, n1: float, x2: float, n2: float) -> bool:
