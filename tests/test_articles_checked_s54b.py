@@ -81,9 +81,9 @@ def test_the_note_says_what_lesson_02_found_about_zbv_rounds_past_its_reference(
     m = _section_9(interleaved_1f1b=INTERLEAVED, zb=ZB, zbv=ZBV)
     note = report.above_bound_note(m, [verdicts.judge(claims.BY_ID["A19"], m, {})])
     assert ("Lesson 02 §9 printed ZBV's work-scaled reference, 2.02x (the bound scaled by the stages' work, "
-            "measured in the pipeline's own run, against one device's): 1 of its 5 rounds past it too (2.26x), "
+            "measured in the pipeline's own run, against one device's): 2 of its 5 rounds past it too: 1 (2.26x), "
             "beyond the rounds' spread of the median (± 0.23) and the reference + that spread (2.02x + 0.23 = "
-            "2.25): a finding to explain, which no reference explains; 1 past it too (2.16x), past 2 devices' 2x: "
+            "2.25): a finding to explain, which no reference explains; 1 (2.16x), past 2 devices' 2x: "
             "a finding to explain by that alone (rule 1), whatever the spread or the reference say; 2 of its 5 "
             "rounds above 2 devices' 2x (2.26x, 2.16x)") in note, note
     # t30_09 #2: interleaved 1F1B's 1.86x lies within 1.84x + 0.08 = 1.92, as lesson 02 §9 reads it: not named

@@ -59,9 +59,9 @@ def test_zbv_rounds_past_its_reference_and_past_2x_are_never_said_to_lie_within_
     high = report.lesson_02_rounds_reading(ZBV | {"reference": 2.10}, "ZBV")
     assert "its rounds above the bound lie within it; 2 of its 5 rounds above 2 devices' 2x (2.05x, 2.03x)" in high
     mixed = report.lesson_02_rounds_reading(ZBV | {"rounds": [2.15, 1.73, 1.95, 2.03, 1.81]}, "ZBV")  # ± 0.11
-    assert ("1 of its 5 rounds past it too (2.15x), beyond the rounds' spread of the median (± 0.11) and the "
+    assert ("2 of its 5 rounds past it too: 1 (2.15x), beyond the rounds' spread of the median (± 0.11) and the "
             "reference + that spread (1.98x + 0.11 = 2.09): a finding to explain, which no reference explains; 1 "
-            "past it too (2.03x), past 2 devices' 2x: a finding to explain by that alone (rule 1), whatever the "
+            "(2.03x), past 2 devices' 2x: a finding to explain by that alone (rule 1), whatever the "
             "spread or the reference say (within the reference + that spread, 1.98x + 0.11 = 2.09, which would "
             "otherwise explain it); 2 of its 5 rounds above 2 devices' 2x "
             "(2.15x, 2.03x)") in mixed, mixed

@@ -23,8 +23,8 @@ def test_zbvs_median_past_its_reference_beyond_its_spread_is_a_finding_and_every
     said = report.lesson_02_rounds_reading(ZBV, "ZBV")
     # 1.83 - 0.17 = 1.66 > 1.61: lesson 02's finding; three rounds past 1.61 (two under the 1.92x bound)
     assert (f"1.61x {HEAD}its median, 1.83x, above it by more than the rounds' spread (± 0.17): a finding to "
-            "explain; 1 of its 5 rounds past it (2.35x), beyond the rounds' spread of the median (± 0.17) and "
-            "the reference + that spread (1.61x + 0.17 = 1.78): a finding to explain, which no reference explains; 2 past it (1.86x, 1.83x), within the rounds' "
+            "explain; 3 of its 5 rounds past it: 1 (2.35x), beyond the rounds' spread of the median (± 0.17) and "
+            "the reference + that spread (1.61x + 0.17 = 1.78): a finding to explain, which no reference explains; 2 (1.86x, 1.83x), within the rounds' "
             "spread, around a median itself past it; the 2.35x round is past 2 devices' 2x too") in said, said
     assert "past it too" not in said  # a reference under the bound: not every round past it is above the bound
 
@@ -32,15 +32,15 @@ def test_zbvs_median_past_its_reference_beyond_its_spread_is_a_finding_and_every
 def test_a_median_past_its_reference_within_its_spread_and_one_not_past_it():
     said = report.lesson_02_rounds_reading(INTERLEAVED, "interleaved 1F1B")
     # 1.74 - 0.21 = 1.53 <= 1.59: within the spread; 1.74, 2.05 and 1.94 past 1.59, 2.05 beyond 1.95
-    assert (f"1.59x {HEAD}its median, 1.74x, above it within the rounds' spread (± 0.21); 1 of its 5 rounds past "
-            "it (2.05x), beyond the rounds' spread of the median (± 0.21) and the reference + that spread (1.59x "
-            "+ 0.21 = 1.80): a finding to explain, which no reference explains; 2 past it (1.74x, 1.94x), within the rounds' spread, which explains them") in said
+    assert (f"1.59x {HEAD}its median, 1.74x, above it within the rounds' spread (± 0.21); 3 of its 5 rounds past "
+            "it: 1 (2.05x), beyond the rounds' spread of the median (± 0.21) and the reference + that spread (1.59x "
+            "+ 0.21 = 1.80): a finding to explain, which no reference explains; 2 (1.74x, 1.94x), within the rounds' spread, which explains them") in said
     zb = report.lesson_02_rounds_reading(ZB, "interleaved ZB")
     # the median 1.61x under 1.71x: no median clause; 2.04 and 1.77 past 1.71 and beyond 1.61 + 0.08 = 1.69
     # t30_09 #2: 1.77x lies within 1.71x + 0.08 = 1.79 (lesson 02's rule), 2.04x beyond it
-    assert (f"1.71x {HEAD}1 of its 5 rounds past it (2.04x), beyond the rounds' spread of the median (± 0.08) and "
+    assert (f"1.71x {HEAD}2 of its 5 rounds past it: 1 (2.04x), beyond the rounds' spread of the median (± 0.08) and "
             "the reference + that spread (1.71x + 0.08 = 1.79): a finding to explain, which no reference explains; "
-            "1 past it (1.77x), beyond the rounds' spread but within the reference + that spread (1.71x + 0.08 = "
+            "1 (1.77x), beyond the rounds' spread but within the reference + that spread (1.71x + 0.08 = "
             "1.79), which explains it") in zb, zb
     assert "its median" not in zb
     # a reference at or above the bound: every round past it is above the bound too, as before
@@ -81,9 +81,9 @@ def test_make_benchs_rounds_past_its_reference_are_read_as_lesson_02s():
     said = report.bench_rounds_past_two(BENCH)
     # 1.87 + 0.06 = 1.93: 2.02x and 1.96x past 1.94x and beyond it, then the round past 2x
     # t30_09 #2, lesson 02's rule: 1.96x lies within 1.94x + 0.06 = 2.00, which explains it; 2.02x does not
-    assert said == ("; 1 of its 15 rounds past that reference too (2.02x), beyond the rounds' spread of the median "
+    assert said == ("; 2 of its 15 rounds past that reference too: 1 (2.02x), beyond the rounds' spread of the median "
                     "(± 0.06) and the reference + that spread (1.94x + 0.06 = 2.00): a finding to explain, which no "
-                    "reference explains; 1 past it too (1.96x), beyond the rounds' spread but within the reference + "
+                    "reference explains; 1 (1.96x), beyond the rounds' spread but within the reference + "
                     "that spread (1.94x + 0.06 = 2.00), which explains it; 1 of its 15 rounds above "
                     "2 devices' 2x (2.02x): a finding to explain, which no reference explains"), said
     # the other outcomes: no reference kept (the round past 2x alone); a reference no round passes

@@ -93,8 +93,8 @@ def test_a_gap_between_runs_is_listed_on_its_own_not_as_a_figure_past_a_bound():
     assert report.quoting_past_bound(own) == ["A19"]
     assert report.gaps_between_runs(own) == ["B4"]
     said = report.checks_sentence(own)
-    assert ("a gap between runs to explain (this page's and a lesson's, neither ± its spread covering the other's): "
-            "B4") in said, said
+    assert ("a gap between runs to explain (this page's and a lesson's, neither ± its spread covering the other's; "
+            "each row is counted by its own check too): B4 (agrees)") in said, said
     assert "answers otherwise: A19" in said and "answers otherwise: B4" not in said
     # none of either: neither clause
     plain = report.checks_sentence([quiet])

@@ -96,9 +96,9 @@ def test_the_note_reads_make_bench_past_its_bound_in_the_course_words_with_its_r
     assert ("reported: batch 128 1F1B m=8 1.87x against 1.78x, above the bound, within its work-scaled reference "
             "1.94x in the median: explained by the reference, as lesson 02 §5 reads it") in note, note
     # t30_09 #2, lesson 02's rule: 1.96x lies within 1.94x + 0.06 = 2.00, 2.02x beyond it, then the one past 2x
-    assert ("(its work-scaled reference 1.94x); 1 of its 15 rounds past that reference too (2.02x), beyond the "
+    assert ("(its work-scaled reference 1.94x); 2 of its 15 rounds past that reference too: 1 (2.02x), beyond the "
             "rounds' spread of the median (± 0.06) and the reference + that spread (1.94x + 0.06 = 2.00): a finding "
-            "to explain, which no reference explains; 1 past it too (1.96x), beyond the rounds' spread but within "
+            "to explain, which no reference explains; 1 (1.96x), beyond the rounds' spread but within "
             "the reference + that spread (1.94x + 0.06 = 2.00), which explains it; 1 of its 15 rounds above 2 "
             "devices' 2x (2.02x): a finding to explain, which no reference explains") in note, note
     # lesson 02 §5's pipeline: "has 3 of 5 rounds", not "is"

@@ -23,6 +23,9 @@ VERDICTS = (TRUE, CONDITIONS, FALSE, DOES_NOT_RUN, NOT_TESTABLE, FRAMING)
 ARTICLES = {"A": "article 1: two GPUs for large models (大模型加速秘籍)",
             "B": "article 2: why large models run slowly, and the cures (执行慢难题)"}
 # What a claim may need before this lesson can measure it; verdicts.capabilities() says what this machine has.
+# Row B19's two parameter counts: GPT-3's, published (Brown et al. 2020), and article 2's CNN's, fixed by its
+# layer shapes (``utils.models.ArticleCNN``, a test counts them); verdict and evidence print one ratio of them
+GPT3_PARAMETERS, CNN_PARAMETERS = 175e9, 431_080
 NEEDS = {"nvlink pair": "two GPUs joined by NVLink"}
 # Reading policy: where an article's term can be read more than one way, a row reads it the way most
 # favourable to the claim that a run can still test, names the stricter reading, and gives the verdict for
@@ -287,7 +290,8 @@ CLAIMS = [
           "plain script, it stops first where it reads RANK from os.environ. Its own code's errors in the "
           "order Python meets them here, then the fix", (("09", "the case study"), ("03", "The articles' DDP code"))),
     Claim("B19", "(inferred from its layer shapes: a CNN for 28x28 digits) the case study's model stands for a large model", FALSE,
-          "431,080 parameters: 400,000 times fewer than GPT-3; lesson 04 trains it on one CPU in seconds",
+          f"{CNN_PARAMETERS:,} parameters, {GPT3_PARAMETERS / CNN_PARAMETERS:,.0f} times fewer than GPT-3; "
+          "lesson 04 trains it on one CPU in seconds",
           (("04", "Two trained models"),)),
     Claim("B22", "the case study: distributed training makes its model run faster "
           "(使用分布式训练加速大模型执行速度)", CONDITIONS,

@@ -78,17 +78,20 @@ def past_reference_clauses(record: dict, ref: float, it: str = "it") -> list[str
               (3, "beyond the rounds' spread{spread} but within the reference + that spread (" + top
                + "), which explains {them}")]
     split = rounds_past_reference(record, ref)
+    # the count leads with every round past the reference: no group's count reads as the whole (t38_09)
+    total, several = sum(map(len, split)), sum(bool(rounds) for rounds in split) > 1
     said = []
     for index, words in groups:
         rounds = split[index]
         if not rounds:
             continue
         first = not said  # the first group says of how many rounds, and the spread
-        said.append(f"{len(rounds)}" + (f" of its {len(record['rounds'])} rounds" if first else "")
-                    + f" past {it if first else 'it'}{too} ({listed(rounds)}), "
-                    + words.format(spread=f" of the median (± {spread_of(record):.2f})" if first else "",
-                                   them="it" if len(rounds) == 1 else "them",
-                                   reach=two_reach(record, ref, rounds) if index == 1 else ""))
+        head = f"{total} of its {len(record['rounds'])} rounds past {it}{too}" if first else ""
+        count = (f"{head}: {len(rounds)} ({listed(rounds)})" if several and first else
+                 f"{len(rounds)} ({listed(rounds)})" if several else f"{head} ({listed(rounds)})")
+        spread = f" of the median (± {spread_of(record):.2f})" if first else ""
+        said.append(f"{count}, " + words.format(spread=spread, them="it" if len(rounds) == 1 else "them",
+                                                reach=two_reach(record, ref, rounds) if index == 1 else ""))
     return said
 
 

@@ -172,10 +172,13 @@ def gaps_between_runs(own: list[Row]) -> list[str]:
 
 
 def gaps_words(rows: list[Row]) -> str:
-    """"a gap between runs to explain (...): A21, B4", whatever those rows' checks (an agreeing row too), or ""."""
-    gaps = gaps_between_runs(rows)
+    """"a gap between runs to explain (...; each row is counted by its own check too): A21 (inconclusive:
+    noise-bound), B4 (agrees)", whatever those rows' checks, or "". Each row names its check, so that a reader
+    who adds the lists sees why they sum to more than the rows (t38_09 #3)."""
+    gaps = [r for r in rows if r.id in gaps_between_runs(rows)]
+    listed = ", ".join(f"{r.id} ({r.check or 'not checkable'})" for r in gaps)
     return (f"{GAP_BETWEEN_RUNS.split(',')[0]} (this page's and a lesson's, neither ± its spread covering the "
-            f"other's): {', '.join(gaps)}" if gaps else "")
+            f"other's; each row is counted by its own check too): {listed}" if gaps else "")
 
 
 def checks_sentence(rows: list[Row]) -> str:

@@ -130,8 +130,27 @@ def split_rounds_words(record: dict) -> str:
     row = _rounds_row(record)
     if row is None:
         return ""
-    above = lesson_02_rounds.rounds_above_bound(row) or lesson_02_rounds.rounds_in_noise(row)
+    if median_past_bound(record):  # a median that is itself a finding explains no round: read them with it
+        above = rounds_with_median(row)
+    else:
+        above = lesson_02_rounds.rounds_above_bound(row) or lesson_02_rounds.rounds_in_noise(row)
     return "; ".join(filter(None, [lesson_02_rounds.rounds_past_devices(row), above]))
+
+
+def rounds_with_median(row) -> str:
+    """The rounds above the 1x bound under a median itself past it beyond its spread, counted and read with
+    the median as lesson 02 §3 prints them: "4 of 5 rounds above the bound (up to 1.10x), read with the
+    median"."""
+    above = [x for x in row.speedups if round_above(x, 1.0)]
+    top = round_text(max(above))
+    return f"{len(above)} of {len(row.speedups)} rounds above the bound (up to {top}x), read with the median"
+
+
+def median_past_bound(record: dict) -> bool:
+    """Whether the split alone's median is past its 1x bound beyond its rounds' spread (1.06x ± 0.02: 1.04 is
+    past 1): lesson 02's rule 3 then reads its rounds with the median, never one by one against a spread whose
+    centre is itself a finding (t38_09 #1)."""
+    return past_bound(launch_verdict(record["value"], spread_of(record)))
 
 
 def _rounds_row(record: dict):
@@ -329,19 +348,26 @@ def weak_reference_words(record: dict, paired) -> str:
     ``reference.process_reference_noise``), what that leaves of the rounds the rows count (t33_09 #1): such a
     reference explains no round, so a round past the median + the spread stays a finding even where its own
     round's reference reaches it: "that reference is itself within noise of 1x (1.02x ± 0.04), so it explains
-    no round: the 1.08x and 1.05x rounds stay findings to explain, as rows A10 and B5 count them"; "" where the
-    reference stands clear of 1x or no round is past the spread."""
+    no round: the 1.08x and 1.05x rounds stay findings to explain, as rows A10 and B5 count them"; under a
+    median itself past 1x beyond its spread, every round above 1x, read with that median (t38_09 #1); "" where
+    the reference stands clear of 1x or no round is past the spread."""
     if not lesson_02.process_reference_noise(paired):
         return ""
     spread = lesson_02.process_reference_spread(paired)
     said = (f"that reference is itself within noise of 1x ({paired.process_bound:.2f}x ± {spread:.2f}), so it "
             "explains no round")
-    stay = lesson_02.findings_past(_rounds_row(record))
+    row = _rounds_row(record)
+    # a median past 1x beyond its spread is a finding itself: every round above 1x is read with it (rule 3)
+    with_median = median_past_bound(record)
+    stay = [x for x in row.speedups if round_above(x, 1.0)] if with_median else lesson_02.findings_past(row)
     if not stay:
         return said
-    shown = " and ".join(f"{round_text(x)}x" for x in stay)
+    shown = ", ".join(f"{round_text(x)}x" for x in stay[:-1]) + (" and " if len(stay) > 1 else "") + \
+        f"{round_text(stay[-1])}x"
     which = f"the {shown} round stays a finding" if len(stay) == 1 else f"the {shown} rounds stay findings"
-    return f"{said}: {which} to explain, as the rows that quote the split count {'it' if len(stay) == 1 else 'them'}"
+    read = ", read with the median," if with_median else ","
+    return (f"{said}: {which} to explain{read} as the rows that quote the split count "
+            f"{'it' if len(stay) == 1 else 'them'}")
 
 
 def within_own_words(record: dict, paired) -> str:
