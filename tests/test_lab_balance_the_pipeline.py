@@ -868,11 +868,13 @@ def test_the_layer_work_table_is_worked_from_its_printed_columns():
     assert rows == [(1, 4096, "347.31", "347.3", "1.00x"), (64, 64, "7.88", "504.3", "1.45x")]
     assert workload.work_per_step_rows(profile(7.8849))[1][2] == "7.89"  # printed 7.885 per layer: 7.89
     assert workload.work_growth_line(profile(7.8841)) == (
-        "At m=64 the layers' work is 1.45x the whole batch's: small micro-batches cost more per row here.")
-    assert workload.work_growth_line(profile(5.0)).endswith("0.92x the whole batch's: small micro-batches cost "
-                                                            "less per row here.")
-    assert workload.work_growth_line(profile(5.4)).endswith("1.00x the whole batch's: on this machine small "
-                                                            "micro-batches cost about what their rows do.")
+        "At m=64 the layers' work is 1.45x the whole batch's, beyond their 5% spread.\n"
+        "Small micro-batches cost more per row here.")
+    assert workload.work_growth_line(profile(5.0)).endswith("0.92x the whole batch's, beyond their 5% spread.\n"
+                                                            "Small micro-batches cost less per row here.")
+    assert workload.work_growth_line(profile(5.4)).endswith("1.00x the whole batch's, within their 5% spread.\n"
+                                                            "On this machine small micro-batches cost about what "
+                                                            "their rows do.")
 
 
 def test_the_checks_verdict_and_the_take_away_read_a_one_sided_noise_alike():

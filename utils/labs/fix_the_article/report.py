@@ -141,7 +141,7 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, 
     apart, swap = claims.as_printed(us_ratio(second, first), 2), claims.printed_ratio(hi, lo)
     band = (f"the fit's band, {band_words((lo, hi))} (measured / predicted at {source}), is "
             f"{'wide enough' if apart <= swap else 'too narrow'} to swap two times {apart:.2f}x apart")
-    measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed)
+    measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed, plan.name)
     if apart <= 1.0:  # a tie as printed: no band, however narrow, orders two equal times (CI's run: 160 µs each)
         return (f" On this run's link the model gives cut {cut2} ({_us(second)}) and cut {cut1} ({_us(first)}) "
                 f"the same time to two decimals (1.00x): the model alone cannot rank them.{measured}")
@@ -162,17 +162,20 @@ def _swap_band(link, compared: list[SplitRun]) -> tuple[float, float, str]:
     return lo, hi, f"its own sizes, {included:,} bytes included (a compared cut sends it)"
 
 
-def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None) -> str:
+def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None,
+                    plan: str | None = None) -> str:
     """Whether the report's timed messages of the same sizes as two cuts (``cuts``, the model's faster
     first) ran in the model's order, by their median rounds as printed (every branch written). A timed cut
-    of another plan that sends the same messages stands in: the link's time depends on the messages only."""
+    of another plan that sends the same messages stands in: the link's time depends on the messages only, but
+    the step around them does not, so a cut timed in a plan other than ``plan`` says so (t38_labs03 #4)."""
     if not timed:
         return ""
     found = {}
     for cut, run in cuts.items():
         sizes = [m.nbytes for m in run.messages]
-        found[cut] = next((t for t in timed.values() if [m.nbytes for m in t.messages] == sizes), None)
-    (cut1, fast), (cut2, slow) = found.items()
+        found[cut] = next(((name, t) for name, t in timed.items() if [m.nbytes for m in t.messages] == sizes),
+                          (None, None))
+    (cut1, (name1, fast)), (cut2, (name2, slow)) = found.items()
     if fast is None or slow is None:
         missing = cut1 if fast is None else cut2
         # a timed cut of another plan may bear the same number and send other messages: say which are missing
@@ -180,9 +183,13 @@ def _measured_order(cuts: dict[int, SplitRun], timed: dict[str, SplitRun] | None
                 f"({_messages_words(cuts[missing])}): this run measured no order of the two.")
     split = tuple(_us(_median(r.link_seconds())) for r in (fast, slow))
     split_order = _order_words(fast, slow, "link_seconds", explain=True)
+    # a cut timed in another plan sent the same bytes inside another step: the reader is told which
+    elsewhere = " and ".join(f"cut {cut}'s in \"{name}\"" for cut, name in ((cut1, name1), (cut2, name2))
+                             if plan is not None and name != plan)
+    timed_where = f" ({elsewhere}: the same bytes, another step around them)" if elsewhere else ""
     # the ± is explained where it is first printed: the split's words print it unless they read a tie
     return (f" The report timed messages of both sizes (medians of rounds taken at different moments): the "
-            f"split's took {split[0]} for cut {cut1}'s and {split[1]} for cut {cut2}'s, "
+            f"split's took {split[0]} for cut {cut1}'s and {split[1]} for cut {cut2}'s{timed_where}, "
             f"{split_order}; {_ping_pong_order(fast, slow, explain='±' not in split_order)}.")
 
 

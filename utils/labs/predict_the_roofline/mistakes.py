@@ -40,8 +40,21 @@ def _flops_slips(op: LabOp, right: float) -> list[tuple[float, str]]:
                             "each a multiply and an add per term, and without a mask every query sees every key"),
                 (right / (d["batch"] * d["heads"]), "the FLOPs of one head: every head of every sequence does "
                                                     "this work"),
-                (right / d["batch"], "the FLOPs of one sequence: the batch has more")]
+                (right / d["batch"], "the FLOPs of one sequence: the batch has more"),
+                *_half_square(op, right)]
     return []
+
+
+CAUSAL_HALF_SQUARE = "T²/2 scores under the causal mask: it keeps T(T+1)/2, the diagonal too"
+
+
+def _half_square(op: LabOp, right: float) -> list[tuple[float, str]]:
+    """A causal attention counted at T²/2 scores for the T(T+1)/2 its mask keeps: off by 1/T, so only a short
+    one tells it (check 1's unseen ops hold one); check 2 names the same slip in the turning length."""
+    if not op.dims["causal"]:
+        return []
+    T = op.dims["length"]
+    return [(right * T / (T + 1), "FLOPs for " + CAUSAL_HALF_SQUARE)]
 
 
 def _bytes_slips(op: LabOp, right: float) -> list[tuple[float, str]]:
@@ -115,7 +128,7 @@ def turning_mistake(op: LabOp, c, answer: float, first_compute_bound, answers: d
               "assumes a mask this attention does not have")]
     if causal:  # T²/2 scores for T(T+1)/2 halves the unmasked intensity: the unmasked turn at twice the ridge
         slips.append((replace(op, dims=dict(op.dims, causal=False)), 2 * c.ridge,
-                      "counts T²/2 scores under the causal mask: it keeps T(T+1)/2, the diagonal too"))
+                      "counts " + CAUSAL_HALF_SQUARE))
     if op.dtype != torch.float32:
         slips.append((replace(op, dtype=torch.float32), c.ridge,
                       f"assumes 4 bytes an element: this attention is {str(op.dtype)[6:]}"))

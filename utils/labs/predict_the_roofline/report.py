@@ -318,15 +318,16 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
     roof, rows, *target = measured
     before = printed_ceilings(first.ceilings) if first is not None else None  # as cell 7 printed them
     display(compared_table(rows, roof.ceilings, before))
-    for sentence in miss_sentences(rows, roof.ceilings, cpu=roof.threads is not None):
-        print(_fill(sentence))
+    print(_fill(shares_sentence(rows, roof.ceilings)))
+    cpu = roof.threads is not None
+    misses = [textwrap.fill(said, WIDTH - 4) for said in miss_sentences(rows, roof.ceilings, cpu=cpu)]
     done = ["FLOPs done", "bytes moved"] if answers else []
     # how it was measured, not a finding: the columns' ceilings, the turning length's limit, the pair's batch
     added = rows[target[1]:] if len(target) > 1 else []  # the attentions at the turning length
     columns = predicted_again_sentence(before, roof.ceilings, added) if before is not None else ""
     limit = turning_limit_words(rows, roof.ceilings, before.ridge if before is not None else None)
     sizing = batch_sizing_words(rows, target[0] if target else None)
-    how_measured("the ops and the ceilings, round by round", textwrap.fill(
+    how_measured("what each share says; the ops and ceilings, round by round", *misses, textwrap.fill(
         f"The machine profile's probes timed again in the same rounds as the ops (this run's figures, not the "
         f"profile's kept ones: lesson 00): {roof.peak.name} {roof.ceilings.flops / 1e9:.1f} GFLOP/s, "
         f"{roof.bandwidth.name} {roof.ceilings.bandwidth / 1e9:.1f} GB/s{label}.{stream_words(first, roof)} "
@@ -341,6 +342,17 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
               [(r.op.name, claims.sig_text(r.point.seconds, 3, 1e-3), claims.percent(r.point.spread))
                + ((count_text(r.point.op.flops), count_text(r.point.op.bytes)) if answers else ()) for r in rows],
               wrap=44))
+
+
+def shares_sentence(rows, ceilings) -> str:
+    """The section's one visible answer: the span of the shares of their roofs the ops reached, and which op
+    was nearest and which farthest, as the table prints them (t38_labs03: four paragraphs under the table; what
+    each share says now opens in the block below it)."""
+    shares = {r.op.name: roof_share(r, ceilings) for r in rows}  # printed by claims.percent, as the table
+    nearest, farthest = max(shares, key=shares.get), min(shares, key=shares.get)
+    return (f"The {len(rows)} ops reached {claims.percent(shares[farthest])} to {claims.percent(shares[nearest])} "
+            f"of their roofs: nearest, {nearest}; farthest, {farthest}. What each share says is in the block "
+            "below.")
 
 
 def headroom_sentence(rows, roof, shares: dict | None = None) -> str:
