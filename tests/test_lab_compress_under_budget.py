@@ -18,7 +18,8 @@ import torch
 from utils import checks
 from utils.labs.compress_under_budget.checks import (budget_sentence, check_accuracy, check_faster,
                                                      check_smaller, int8_whole, lab_data, paired_drop,
-                                                     plan_sentence, quantization_of)
+                                                     quantization_of)
+from utils.labs.compress_under_budget.plan import plan_lines, wrapped
 from utils.lessons.compression.distill import distill
 from utils.lessons.compression.measure import timed_batch
 from utils.lessons.compression.prune import pruned_copy, remove_masks, shrink_mlp
@@ -28,6 +29,11 @@ from utils.lessons.compression.train import linear_heavy_mlp, train
 
 SIZE, FACTOR, DROP = 20.0, 1.5, 0.015  # the lab's settings
 KEEP = 0.36  # the solution's share of each hidden layer's neurons (the widest that meets SIZE with int8)
+
+
+def plan_sentence(*args, **kwargs) -> str:
+    """The plan's take-away in full, as the visible line and the collapsed block print it together."""
+    return wrapped(plan_lines(*args, **kwargs))
 
 
 @pytest.fixture(scope="module")

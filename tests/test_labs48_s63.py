@@ -67,13 +67,13 @@ def test_a_tied_plan_the_noise_reads_otherwise_is_said_apart():
     best, nearest, tied = (False, 4, 4), ("selective", 4, 1), (True, 4, 4)
     said = _runner_up(best, nearest, costs, QUIET, [best, nearest, tied])
     assert "0.03 apart, within the cost table's noise (± 0.04: its ± 0.02, printed with the costs, for each of " \
-           "the 2 techniques they differ in): the cost model ranks them, the cost table's rounds do not tell them " \
+           "the 2 costs they differ in): the cost model ranks them, the cost table's rounds do not tell them " \
            "apart. Against checkpointing every block, 4 micro-batches, chunked cross-entropy (4), the same gap " \
            "is more than the cost table's noise (± 0.02, printed with the costs)." in said, said
     back = _runner_up(best, tied, costs, QUIET, [best, tied, nearest])   # the other way round: within, said so
     assert back.endswith("Against selective checkpointing, 4 micro-batches, plain cross-entropy, the same gap is "
                          "within the cost table's noise (± 0.04: its ± 0.02, printed with the costs, for each "
-                         "of the 2 techniques they differ in)."), back
+                         "of the 2 costs they differ in)."), back
 
 
 def test_the_lab_04_speed_verdict_has_its_noun():

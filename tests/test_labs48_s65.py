@@ -155,13 +155,13 @@ def test_lab08_show_take_aways_waits_for_every_check(monkeypatch, capsys):
 
 @pytest.mark.parametrize("selective, every, says", [
     (1.07, 1.15, "selective checkpointing cost less than every block here, beyond the cost table's noise (every "
-                 "block 1.15 - selective 1.07 = 0.08 against ± 0.02; each cost is 1 + its share above): keeping "
+                 "block 1.15 - selective 1.07 = 0.08 against ± 0.04, the ± 0.02 for each cost; each cost is 1 + its share above): keeping "
                  "its matmuls' outputs saves recomputing them"),
     (1.15, 1.07, "selective checkpointing cost more than every block here, beyond the cost table's noise "
-                 "(selective 1.15 - every block 1.07 = 0.08 against ± 0.02; each cost is 1 + its share above): it "
+                 "(selective 1.15 - every block 1.07 = 0.08 against ± 0.04, the ± 0.02 for each cost; each cost is 1 + its share above): it "
                  "saves recomputing the matmuls"),
     (1.14, 1.15, "selective checkpointing against every block here: no effect shown, within the cost table's "
-                 "noise (every block 1.15 - selective 1.14 = 0.01 against ± 0.02; each cost is 1 + its share "
+                 "noise (every block 1.15 - selective 1.14 = 0.01 against ± 0.04, the ± 0.02 for each cost; each cost is 1 + its share "
                  "above)"),
 ])
 def test_lab06_selective_against_every_block_in_one_short_sentence(selective, every, says):

@@ -89,7 +89,7 @@ def test_lab04_speed_line_puts_the_verdict_before_the_reference(monkeypatch):
 
 
 def test_lab04_wrapped_starts_a_paragraph_at_a_lines_own_break():
-    from utils.labs.compress_under_budget.checks import wrapped
+    from utils.labs.compress_under_budget.plan import wrapped
 
     said = wrapped(["Bytes: short.", "Speed: a verdict.\nWere time in proportion, " + "word " * 30 + "end."])
     lines = said.split("\n")

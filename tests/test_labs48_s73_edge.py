@@ -14,14 +14,14 @@ def _rounds(selective: float, every: float) -> dict:
 
 
 @pytest.mark.parametrize("selective, every, side", [
-    (1.23, 1.18, "Selective measured dearer, not cheaper, at the edge of the noise"),
-    (1.18, 1.23, "Selective measured cheaper, but at the edge of the noise"),
+    (1.28, 1.18, "Selective measured dearer, not cheaper, at the edge of the noise"),
+    (1.18, 1.28, "Selective measured cheaper, but at the edge of the noise"),
 ])
 def test_a_gap_equal_to_the_noise_is_at_its_edge_not_less(selective, every, side):
     rounds = _rounds(selective, every)
     assert cost_noise(rounds) == 0.05
     said = selective_against_every_block(rounds)
-    assert "= 0.05 against ± 0.05" in said, said
+    assert "= 0.10 against ± 0.10, the ± 0.05 for each cost" in said, said
     assert said.startswith("selective checkpointing against every block here: no effect shown, within the cost "
                            "table's noise ("), said   # within: the bound is a ceiling
     assert f"{side}: keeping the matmuls' outputs" in said, said
@@ -29,14 +29,14 @@ def test_a_gap_equal_to_the_noise_is_at_its_edge_not_less(selective, every, side
     assert "less than the noise" not in said
 
 
-@pytest.mark.parametrize("selective, every", [(1.22, 1.18), (1.18, 1.22), (1.2, 1.2)])
+@pytest.mark.parametrize("selective, every", [(1.27, 1.18), (1.18, 1.27), (1.2, 1.2)])
 def test_a_gap_under_the_noise_is_less_than_it(selective, every):
-    said = selective_against_every_block(_rounds(selective, every))   # 0.04 or 0 against ± 0.05
+    said = selective_against_every_block(_rounds(selective, every))   # 0.09 or 0 against ± 0.10
     assert said.endswith("here the two together came to less than the noise"), said
     assert "edge" not in said and "no more than" not in said
 
 
 def test_a_gap_past_the_noise_is_beyond_it():
-    said = selective_against_every_block(_rounds(1.24, 1.18))   # 0.06 against ± 0.05
+    said = selective_against_every_block(_rounds(1.29, 1.18))   # 0.11 against ± 0.10
     assert said.startswith("selective checkpointing cost more than every block here, beyond"), said
     assert "edge" not in said and "no more than" not in said

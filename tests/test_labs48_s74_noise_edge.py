@@ -46,4 +46,4 @@ def test_a_tied_plan_at_the_edge_of_its_own_noise_is_said_so():
     said = _runner_up(BEST, EVERY, costs, QUIET, [BEST, EVERY, SELECTIVE])
     assert said.endswith("Against selective checkpointing, 4 micro-batches, plain cross-entropy, the same gap is at "
                          "the edge of the cost table's noise (± 0.04: its ± 0.02, printed with the costs, for each "
-                         "of the 2 techniques they differ in)."), said
+                         "of the 2 costs they differ in)."), said

@@ -37,7 +37,7 @@ from utils.lessons.compression.quantize import (TOLERANCE, compile_quantized, in
 from utils.lessons.compression.train import load_digits, resplit
 from utils.labs.compress_under_budget.speed_words import in_proportion, proportional_words, what_it_did
 
-__all__ = ["lab_data", "int8_whole", "budget_sentence", "plan_sentence", "check_smaller", "check_faster", "check_accuracy", "paired_drop",
+__all__ = ["lab_data", "int8_whole", "budget_sentence", "check_smaller", "check_faster", "check_accuracy", "paired_drop",
            "quantization_of", "hidden_widths", "zero_share", "float_twin"]
 
 BANK = "labs/compress_under_budget"  # the lab's hints: utils/labs/compress_under_budget/hints.toml
@@ -177,7 +177,7 @@ def _why_not_smaller(model: nn.Module, baseline: nn.Module) -> str:
             "stay) at your bytes per weight")
 
 
-# The last speed check's (widths, kind, PairedSpeed): ``plan_sentence`` prints its reading from these figures
+# The last speed check's (widths, kind, PairedSpeed): ``plan.plan_lines`` prints its reading from these figures
 MEASURED_SPEED: list = []
 
 
@@ -528,34 +528,3 @@ def _against_bar(speed: PairedSpeed, kind: str, narrower: bool, whole_kind: str)
         return said + "; your weights' type and your widths both differ from it, and this run does not time the " \
                       "two apart."
     return said + ", the same widths: " + what_it_did("your weights' type", speed) + "."
-
-
-def plan_sentence(baseline: nn.Module, candidate, verdicts: list[checks.Verdict], size_target: float = 12.0,
-                  seed: int = 0, whole: nn.Module | None = None) -> str:
-    """Lab 04's take-away, from the run: what the learner's plan is, which budgets it met, which factor of the
-    bytes each saving changed, what the speed check measured against whole-model int8, and whether the accuracy
-    judged on validation held on the held-out images."""
-    try:
-        model = _build(candidate)
-    except Exception:  # unfinished or wrong: the checks above have said why
-        return "Your plan: not built yet (the checks above say why)."
-    widths, kind = hidden_widths(model), quantization_of(model)
-    missed = [v.name for v in verdicts if not v.passed]
-    met = ", ".join(v.name for v in verdicts if v.passed) or "none"
-    said = [f"Your plan: hidden widths {widths} (the trained model's: {hidden_widths(baseline)}), weights "
-            f"{kind.replace('_', ' ')}, {model_bytes(baseline) / model_bytes(model):.1f}x fewer bytes. "
-            + ("It meets every budget at once." if not missed else f"Met: {met}; still missed: {', '.join(missed)}.")]
-    try:
-        said += [_size_line(baseline, model, size_target, whole), _speed_line(model, baseline, whole),
-                 _accuracy_line(baseline, model, seed)]
-    except Exception as exc:  # noqa: BLE001 - a model that cannot be measured: the checks say why
-        said.append(f"Its bytes and accuracy could not be read ({type(exc).__name__}): the checks above say "
-                    "why.")
-    return wrapped(said)
-
-
-def wrapped(lines: list[str]) -> str:
-    """The plan's lines, each wrapped to 110 characters with its continuation indented; a break inside a line
-    starts a paragraph indented as that continuation (the Speed line's reference, ``_speed_line``)."""
-    parts = [(part, "  " if n else "") for line in lines for n, part in enumerate(line.split("\n"))]
-    return "\n".join(textwrap.fill(part, 110, initial_indent=first, subsequent_indent="  ") for part, first in parts)

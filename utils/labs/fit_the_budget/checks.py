@@ -123,6 +123,14 @@ def printed_cost(plan: tuple, costs: dict) -> float:
     return claims.half_up(plan_cost(plan, shown), 2)
 
 
+def costs_apart(plan: tuple, other: tuple) -> int:
+    """How many measured costs two plans' ``plan_cost`` sums differ in (cell 8's rule: what they share cancels
+    in their gap): selective against every block is two, one plan without chunking against one with it one."""
+    def terms(p):
+        return (p[0] == "selective", p[0] is True, p[2] > 1, p[1] - 1)   # the coefficient of each cost
+    return sum(x != y for x, y in zip(terms(plan), terms(other)))
+
+
 def techniques(plan: tuple) -> int:
     c, m, k = plan
     return (c is not False) + (m > 1) + (k > 1)
@@ -239,20 +247,21 @@ def measured_shares(rounds: dict[str, list[float]]) -> dict[str, float]:
 
 def selective_against_every_block(rounds: dict[str, list[float]]) -> str:
     """Selective checkpointing's cost against every block's by cell 8's rule (as ``_beyond_noise``): the gap of
-    their printed costs against the table's noise (``cost_noise``) once, for the one technique they differ in."""
+    their printed costs against the table's noise (``cost_noise``) once for each of the two costs in it."""
     shares = measured_shares(rounds)
     # each cost read back from the table's own percent ("+16%": 1.16), so that the sum is the reader's
     selective, every = (1 + int(f"{claims.signed_percent(shares[k])}"[:-1]) / 100 for k in ("selective", "every block"))
     noise = cost_noise(rounds)
+    # the noise twice: the gap is two separately measured costs, nothing shared cancels (t38: once was looser
+    # than the take-aways' bar for the same kind of gap)
+    allowed = claims.as_printed(costs_apart(("selective", 1, 1), (True, 1, 1)) * noise, 2)
     (high, dear), (low, cheap) = sorted([(selective, "selective"), (every, "every block")], reverse=True)
     gap = claims.as_printed(high - low, 2)   # the reader's subtraction of the two printed costs
-    # the noise once, not twice: the two differ in one technique, checkpointing; each cost, as cell 6 says, is
-    # the fastest of the interleaved rounds (twenty-seventh reading: the sentence said all of it, and was dense)
-    figures = (f"{dear} {high:.2f} - {cheap} {low:.2f} = {gap:.2f} against ± {noise:.2f}; each cost is 1 + its "
-               "share above")
-    if claims.within_noise(gap, noise, 0.0):  # one colon: t24_labs48 read four in one sentence
+    figures = (f"{dear} {high:.2f} - {cheap} {low:.2f} = {gap:.2f} against ± {allowed:.2f}, the ± {noise:.2f} "
+               "for each cost; each cost is 1 + its share above")
+    if claims.within_noise(gap, allowed, 0.0):  # one colon: t24_labs48 read four in one sentence
         return f"selective checkpointing against every block here: no effect shown, within the cost table's noise " \
-               f"({figures}). " + _selective_within_noise(selective, every, gap, noise)
+               f"({figures}). " + _selective_within_noise(selective, every, gap, allowed)
     if selective > every:
         return (f"selective checkpointing cost more than every block here, beyond the cost table's noise ({figures}): "
                 "it saves recomputing the matmuls, which pays only where they dominate a block's time, and its "

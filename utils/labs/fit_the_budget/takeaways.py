@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from utils import claims
 from utils.labs.fit_the_budget.checks import (MB, CountedPredictions, LabSetup, _against_noise, _as_plan, cheapest,
-                                              cost_noise,
+                                              cost_noise, costs_apart,
                                               describe_plan, plan_cost, plans, predicted, predictor, printed_cost,
                                               techniques)
 
@@ -87,15 +87,15 @@ def _choice_matters(fitting: list[tuple], costs: dict, rounds: dict | None) -> s
 
 def _beyond_noise(best: tuple, other: tuple, costs: dict, rounds: dict[str, list[float]]) -> tuple:
     """Two plans' costs as printed (``printed_cost``), their gap against the cost table's noise
-    (``cost_noise``) once for each technique they differ in (cell 8's rule), by ``claims.within_noise`` on
+    (``cost_noise``) once for each measured cost they differ in (cell 8's rule), by ``claims.within_noise`` on
     the printed figures: (the gap, where the allowance comes from, beyond it or not, and, for a gap not beyond
     it, "within" or, where the gap equals it, "at the edge of", in cell 7's words: ``checks._against_noise``;
     thirty-fifth reading: a tie read "within" here and "at the edge of the noise" there)."""
     noise = cost_noise(rounds)   # the one printed under the cost table
-    differ = max(1, sum(x != y for x, y in zip(best, other)))   # checkpointing, micro-batches, loss chunks
+    differ = max(1, costs_apart(best, other))   # selective against every block: two costs, not one technique
     allowed = claims.as_printed(differ * noise, 2)
     where = (f"± {noise:.2f}, printed with the costs" if differ == 1 else
-             f"± {allowed:.2f}: its ± {noise:.2f}, printed with the costs, for each of the {differ} techniques "
+             f"± {allowed:.2f}: its ± {noise:.2f}, printed with the costs, for each of the {differ} costs "
              "they differ in")
     gap = claims.as_printed(printed_cost(other, costs) - printed_cost(best, costs), 2)
     edge = _against_noise(gap, allowed)[0].startswith("at the edge")

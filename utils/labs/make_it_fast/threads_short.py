@@ -87,7 +87,7 @@ def threads_verdict(timed: dict | None, fb_ms: float, miss_ms: float | None, rea
         return _no_faster(timed, said, (f"{value:.2f}x ± {spread:.2f}", ""), miss_ms)
     if timings_disagree(timed, fb_ms):  # no saving read from timings that disagree (thirty-sixth reading)
         what = f"of {_miss_words(miss_ms)}" if miss_ms and miss_ms > 0 else "a step"
-        return f"{_ran(timed, _speed(ratios))}{disagree_short(timed, fb_ms)}, so what it saves {what} is not measured"
+        return disagree_short(timed, fb_ms, what)
     if not miss_ms or miss_ms <= 0:
         return f"{_ran(timed, _speed(ratios))}, but your step did not show that saving: a finding to explain"
     said = _share_of_miss(_bases(timed, fb_ms), value, spread, ratios, miss_ms,
