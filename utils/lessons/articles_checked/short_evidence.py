@@ -31,6 +31,17 @@ CHECK_WORDS = {ABOVE: ("a finding to explain", "above the bound"),
 SHORT_ASIDE = 12  # an aside this short, "(38.0x)" or "(6 MiB)", is a figure: it stays in a short cell
 
 
+# "above the bound" as a verdict, not a count of rounds: "none of its 6 rounds above the bound" says no figure
+# passed it (t39 run: A19's cell showed the article's split, none above, beside a check "above its bound")
+ABOVE_AS_VERDICT = re.compile(r"(?<!rounds )above the bound")
+
+
+def says(text: str, word: str) -> bool:
+    """Whether ``text`` says ``word`` as a verdict: "above the bound" only where it is not a count of rounds
+    ("4 of 5 rounds above the bound" is read beside the verdict, not as it)."""
+    return bool(ABOVE_AS_VERDICT.search(text)) if word == "above the bound" else word in text
+
+
 def top_clauses(text: str) -> list[str]:
     """``text`` cut at its "; " outside brackets: "a (b; c); d" -> ["a (b; c)", "d"]."""
     clauses, depth, start = [], 0, 0
@@ -54,7 +65,7 @@ def deciding_part(parts: tuple[Part, ...], check: str | None) -> Part:
     summed-up row's own "within noise"; otherwise the first this run could contradict (measured, recorded, error messages), else the first."""
     if check == ABOVE:  # a finding first; else a figure past its bound that its lesson explains (lesson 02 §5)
         found = [p for p in parts if "a finding to explain" in p.text] or [p for p in parts
-                                                                             if "above the bound" in p.text]
+                                                                             if says(p.text, "above the bound")]
         if found:
             return found[0]
     if check == BUSY:  # the part that says which timing the busy machine took (t36 run: A19 showed another)
@@ -71,7 +82,7 @@ def deciding_clause(clauses: list[str], check: str | None) -> int:
     """The clause a short cell must keep: the first carrying its check's own words (``CHECK_WORDS``, most
     telling first), else the first with any verdict word, else the first."""
     for word in CHECK_WORDS.get(check, ()):
-        found = next((i for i, c in enumerate(clauses) if word in c), None)
+        found = next((i for i, c in enumerate(clauses) if says(c, word)), None)
         if found is not None:
             return found
     return next((i for i, c in enumerate(clauses) if any(w in c for w in VERDICT_WORDS)), 0)
