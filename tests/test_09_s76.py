@@ -115,3 +115,17 @@ def test_powersgd_expandable_segments_and_distributed_sampler_are_defined_at_fir
     walk = [("sampler", "no error, but both ranks train on the same batches (no DistributedSampler; losses 1, 1)")]
     assert "a DistributedSampler, the sampler that gives each rank its own share of the data" in \
         figures.walk_told(walk)
+
+
+# t39 run: section 5's launch, slower than one device, held a finding only against its work-scaled reference
+AGAINST_REFERENCE = [FOUND[0], {"where": "section 5", "verdict": "slower than one device: no speed-up; above its "
+                                "work-scaled reference (0.94x) by more than the rounds' spread (± 0.00): a finding "
+                                "to explain"}, FOUND[2]]
+
+
+def test_a_launch_whose_only_finding_is_against_its_reference_holds_none_past_the_1x_bound():
+    assert split_alone.launch_findings(_m(AGAINST_REFERENCE)["results"]["naive_split"].record) == [True, False, True]
+    for claim_id in ("A10", "B5"):
+        row = verdicts.judge(claims.BY_ID[claim_id], _m(AGAINST_REFERENCE), {})
+        assert split_alone.FINDING_IN_EVERY_LAUNCH not in row.evidence
+        assert f"against a 1x bound, {split_alone.LAUNCHES_DISAGREE}" in row.evidence

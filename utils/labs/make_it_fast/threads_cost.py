@@ -507,14 +507,18 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
             else "the thread count saved nothing measured here")
     if not verdict.startswith("faster"):  # within noise of 1x, equal as printed, or the slow count faster
         return said + f": {verdict}; so {none}" + _rounds_text(timed)
+    if timings_disagree(timed, fb_ms):  # t39: the block opened "ran 13.24x ± 6.53 as fast ... the gain is what
+        # oversubscribing them cost" and then threw its own timing out: the rounds' ratios, then why none is read
+        return (f"timed alone, without the profiler, the slow script's forward and backward gave rounds' ratios of "
+                f"a median {value:.2f}x ± {spread:.2f} (the launcher's {launcher} thread{plural} a worker against "
+                f"its own {slow}), not read as a speed-up: the two timings disagree (below)"
+                + _rounds_text(timed) + disagree_text(timed, fb_ms, miss_ms))
     # faster: the figure says so; what is left to say is why no bound stands beside it (twenty-third reading:
     # "faster than at its own 2" repeated the clause before it), and where the spread covers 1x that every
     # round is above it
     every = verdict.removeprefix(f"faster than with its own {slow}").strip(" ()")
     said += (f" ({every}; " if every else " (") + (f"both counts ran on the same {slow} cores: the gain is what "
                                                    "oversubscribing them cost; there is no bound to set it against)")
-    if timings_disagree(timed, fb_ms):  # thirty-sixth reading: 3515 ms "saved" of a 1222 ms step
-        return said + _rounds_text(timed) + disagree_text(timed, fb_ms, miss_ms)
     bases = _bases(timed, fb_ms)
     said += _rounds_text(timed) + _beside_the_profile(timed, fb_ms) + _saving_text(bases, value)
     if not miss_ms or miss_ms <= 0:

@@ -67,8 +67,17 @@ def launch_findings(record: dict) -> list[bool]:
     where the ledger keeps it (``lesson_02_verdicts``), else its median past the bound by the course's rule."""
     said = lesson_02_verdicts(record)
     if said:
-        return [past_bound(text) or "a finding to explain" in text for text in said]
+        return [past_bound(text) or rounds_above_found(text) for text in said]
     return [past_bound(launch_verdict(v, s)) for v, s in launches(record)]
+
+
+def rounds_above_found(verdict: str) -> bool:
+    """Whether lesson 02's verdict reads a round above the 1x bound as a finding ("1 of 5 rounds above the bound
+    (up to 1.09x): beyond the rounds' spread ...: a finding to explain"); a finding against another reference
+    ("above its work-scaled reference (0.94x) ...: a finding to explain", t39 run's section 5 at 0.95x, slower
+    than one device) is not one past the 1x bound."""
+    return any("rounds above the bound" in clause and "a finding to explain" in clause
+               for clause in verdict.split("; "))
 
 
 def reading(verdict: str) -> str:
