@@ -286,10 +286,9 @@ def against_speedup(claim: str, value: float, bound: float | None, spread: float
                     shown=None) -> Claim:
     """A speed-up set beside its ceiling, judged by ``speedup_verdict``; ``spread`` shows as "± 0.05". The
     verdict reads the figures as printed (rounded to ``digits``), so "1.04x ± 0.04" is within noise of 1x."""
-    # half up, as a reader rounds a figure worked from printed ones: a ratio of two printed times (4.12 / 1.60 =
-    # 2.575 -> 2.58x; ``round`` gave 2.57, 2.575 being stored as 2.57499...), a spread (1.80 x 2.5% = 0.045 -> 0.05)
-    value, spread = half_up(value, digits), half_up(spread, digits)
-    bound = half_up(bound, digits) if bound is not None else None
+    # the ± half up, as a reader rounds a spread worked from printed figures (1.80 x 2.5% = 0.045 -> 0.05)
+    value, spread = round(value, digits), half_up(spread, digits)
+    bound = round(bound, digits) if bound is not None else None
     noise = f" ± {spread:.{digits}f}" if spread > 0 else ""
     against = f"bound {bound:.{digits}f}x" if bound is not None else f"baseline {baseline:.{digits}f}x"
     return Claim(claim, f"{value:.{digits}f}x{noise}", against,
