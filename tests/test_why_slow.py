@@ -445,10 +445,10 @@ def test_streams_arrays_are_named_by_the_cache_they_fit_in():
 def test_the_flattest_axis_and_the_best_fit_are_read_apart_and_a_noisy_miss_is_said_so():
     from utils.lessons.why_slow import report
 
-    # this run's figures: depth flattest (1.12x) but the worst fit (12.9 %); width varies most, fits within 7 %
+    # depth flattest (1.12x) but the worst fit (15.9 %), over 10 points (one noisy point) past context (t39_0001 #2)
     said = report.flat_and_fit_sentence({"width": 1.75, "depth": 1.12, "context": 1.20},
-                                        {"width": 0.070, "depth": 0.129, "context": 0.046})
-    assert "differ here: the flattest axis, depth (1.12x), is not the best fit (12.9%, against context's 4.6%)" in said
+                                        {"width": 0.070, "depth": 0.159, "context": 0.046})
+    assert "differ here: the flattest axis, depth (1.12x), is not the best fit (15.9%, against context's 4.6%)" in said
     agree = report.flat_and_fit_sentence({"width": 1.75, "depth": 1.05}, {"width": 0.07, "depth": 0.02})
     assert "depth (1.05x), is also the best fit (2.0%): the two readings agree" in agree
     # the eleventh reading: misses printed 3.9% and 3.9% are a tie, not "not the best fit"

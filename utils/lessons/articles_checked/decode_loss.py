@@ -45,8 +45,8 @@ def profile_rejected(m) -> str:
     check = LineCheck(misses(fit, run.record["sizes"], run.record["seconds"]), own.record["value"])
     worst = miss_text(check.worst[3])
     if check.grade == "one side":
-        return (f", the line lesson 00's own run rejected (its messages {check.side} than the line at every size "
-                f"past one median's noise, up to {worst})")
+        return (f", the line lesson 00's own run rejected (its messages {check.where}, "
+                f"up to {worst})")
     if check.grade == "beyond":
         return f", the line lesson 00's own run rejected (its messages missed it by up to {worst})"
     return ""
