@@ -76,7 +76,8 @@ def test_4_an_above_the_bound_split_reads_its_rounds_with_the_median_in_the_clos
     assert "Round by round" not in report.naive_closing(r)
     claim = report.launches_claim("x", [("section 3", "a", r), ("section 8", "c", _layers())])
     assert claim.verdict.endswith("; a round that stays a finding to explain (past the spread, reached by no "
-                                  "reference): section 8 1.02x")
+                                  "reference): section 8 1.02x; past the spread too, but read with its launch's "
+                                  "median (above the bound, itself the finding to explain): section 3's 1.06x")  # t39_02
     # the other outcome: within noise of 1x, a round past the spread is read round by round
     noisy = _naive([1.00, 1.01, 0.99, 1.00, 1.05], [1.0, 1.0, 1.0, 1.0, 1.0])
     assert "but 1 of 5 rounds (1.05x) lies above the 1.00x bound" in report.naive_closing(noisy)

@@ -172,9 +172,9 @@ def test_the_messages_and_the_work_are_said_to_overlap_on_cpu_workers():
     overlap = ("that work includes the messages' own CPU time (sends and receives), so the two overlap: they are "
                "not added")
     assert placement.extra_note(got).endswith(  # t21_02: set against every reading of the extra time
-        "(+32 ms) accounts for the median extra time (+28.5 ms), 28 ms (the table's median steps' difference) "
-        "and 30.4 ms (the paired median plus its spread), not 33.0 ms (the highest of 5 rounds); "
-        f"{overlap}")  # t30_02 #3: every reading but the median must be reached, so 33.0 is not (no ± on top)
+        "(+32 ms) accounts for the median extra time (+28.5 ms) and 28 ms (the table's median steps' difference); "
+        "within the ± 2 ms its whole-ms figures leave, it may or may not reach 30.4 ms (the paired median plus its "
+        f"spread) or 33.0 ms (the highest of 5 rounds); {overlap}")  # t39_02 #1: +32 is 30 to 34 ms
     assert f"(where it went inside the work, untimed here; {overlap})" in placement.placement_reading(got, "gloo")
     on_gpus = _placements([0.095, 0.095], cpu_workers=False)  # device time: not said to hold the messages
     assert placement.overlap(on_gpus) == "" and "overlap" not in placement.extra_note(on_gpus)

@@ -354,8 +354,8 @@ def _at_probe_price(rows: list[Row], link: Link, ratio: float, ceiling: float | 
     changed = changed_rows(rows, link, ratio)
     said += f" Every losing row, at the fit's price then the probe's: {_moves(short, link, ratio)}."
     if not changed:
-        return said + (f" Every row's reading of the link in {whose} ({len(short)} rows) stands at "
-                       f"{either}.")
+        count = f"{len(short)} row{'s' * (len(short) != 1)}"  # "1 row", "2 rows"
+        return said + f" Every row's reading of the link in {whose} ({count}) stands at {either}."
     if ceiling is not None:
         return said + _at_ceiling(rows, link, ceiling, len(changed), whose)
     return said + (f" {cap}'s reading changes for {len(changed)} of {len(short)} rows: this run does not "

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from utils import timeline
 from utils.claims import Claim, as_printed, half_up, percent, runs_agree, within_noise
-from utils.lessons.model_split.bounds import paired_digits, round_as_printed, rounds_spread
+from utils.lessons.model_split.bounds import paired_digits, round_as_printed
 from utils.lessons.model_split.noise import (beside_line, excess_past_weak_reference, explained_then,
                                             ms_as_printed, noise_of_one, printed, reference_gain,
                                             reference_reading, reference_side, round_shortfall,
@@ -20,7 +20,7 @@ from utils.lessons.model_split.report import (CONTENDED, EXTRA, GAP, headline_ve
                                              process_reference_explains, process_reference_noise,
                                              process_reference_spread, reading,
                                              row_verdict, within_process_reference)
-from utils.lessons.model_split.rounds_above import rounds_past_reach, work_reference_reaches
+from utils.lessons.model_split import launch_findings  # a module: it reads report, which imports this one
 from utils.lessons.model_split.runs import PipelineRun, Row, tenth_ms
 from utils.tables import Table
 
@@ -227,14 +227,8 @@ def naive_closing(r: Row) -> str:
             return said + f"within noise of it, as theory says, and nothing left to explain: {past}."
         return said + f"within noise of it, as theory says; but {past}."
     # round by round only where the verdict is not "above the bound" (those rounds are read with the median)
-    also = f" Round by round, {past}." if past and not read_with_median(r) else ""
+    also = f" Round by round, {past}." if past and not launch_findings.read_with_median(r) else ""
     return said + _closing_verdict(r, value, pb) + also
-
-
-def read_with_median(r: Row) -> bool:
-    """Whether the row's verdict is "above the bound": its rounds above the bound are read with the median
-    (section 3's rule, cell "How a verdict reads"), not one by one against the spread."""
-    return headline_verdict(r).startswith("above the bound")
 
 
 def _own_reference_words(r: Row, explained: list[int]) -> str:
@@ -471,7 +465,7 @@ def launches_claim(claim: str, entries: list[tuple[str, str, Row]]) -> Claim:
         verdict = (f"by the noise rule, launch by launch: {_effect_sides(entries, shown)}, "
                    f"{_the_rest(entries, shown)} no effect" + _faster_where(entries))
     return Claim(claim, f"{min(values):.2f}x to {max(values):.2f}x ({len(entries)} launches)", "bound 1.00x",
-                 verdict + _pairs_claim(entries) + _launches_past(entries))
+                 verdict + _pairs_claim(entries) + launch_findings.launches_past(entries))
 
 
 def _faster_where(entries: list[tuple[str, str, Row]]) -> str:
@@ -505,34 +499,6 @@ def launch_fields(entries: list[tuple[str, str, Row]]) -> dict[str, list]:
     return {"launches": [v for v, _ in figures], "launch_spreads": [s for _, s in figures],
             "launch_rounds": [{"where": where, "rounds": [float(x) for x in r.speedups],
                                "verdict": headline_verdict(r)} for where, _, r in entries]}
-
-
-def _launches_past(entries: list[tuple[str, str, Row]]) -> str:
-    """The rounds each launch's verdict names as findings (``_named_past``: past median + spread, and reached by no
-    reference measured here), kept in the claims row as each section prints them: "; rounds that stay findings
-    to explain (past the spread, reached by no reference): section 3 1.11x, section 5 1.15x"; "" where none. A
-    round not past its own round's per-process reference is left out, as section 3 says (``findings_past``), so
-    the label names what the list holds, not every round past the spread (t31_02 #2)."""
-    named = [(where, past) for where, _, r in entries if (past := _named_past(r))]
-    if not named:
-        return ""
-    said = ", ".join(f"{where} {' and '.join(f'{round_text(s)}x' for s in past)}" for where, past in named)
-    many = sum(len(past) for _, past in named) > 1
-    label = "rounds that stay findings" if many else "a round that stays a finding"
-    return f"; {label} to explain (past the spread, reached by no reference): {said}"
-
-
-def _named_past(r: Row) -> list[float]:
-    """The rounds a launch's verdict names as findings: where it reads rounds one by one, past the spread and
-    reached by no reference measured here: not their own round's per-process reference (``findings_past``), nor
-    the work-scaled reference + d (``work_reference_reaches``: section 5's table says "within the work-scaled
-    reference ...: no finding" of those); under a median the work-scaled reference explains, those past that
-    reference + d too (``rounds_past_reach``), as the verdict prints them."""
-    if not read_with_median(r):
-        past = findings_past(r)
-        reached = work_reference_reaches(r, past, rounds_spread(r.speedups))
-        return [s for s in past if s not in reached]
-    return rounds_past_reach(r) if "within the work-scaled reference" in headline_verdict(r) else []
 
 
 def _effect_sides(entries: list, shown: list[str]) -> str:

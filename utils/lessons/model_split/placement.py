@@ -27,6 +27,7 @@ from utils.claims import as_printed, as_printed_sig, sig_text, within_noise
 from utils.lessons.model_split.fit_accuracy import alpha_ms, alpha_text, factor_text
 from utils.lessons.model_split.instrument import RecordedStage
 from utils.lessons.model_split.link import message_time
+from utils.lessons.model_split.work_words import covers_words, listed, sum_rounding
 from utils.lessons.model_split.report import ms_as_printed, reading, round_text, rounds_text
 from utils.lessons.model_split.outputs import launch_losses
 from utils.lessons.model_split.placement_figures import (extra_range, extra_time, medians_apart, ms_text,  # noqa: F401
@@ -251,7 +252,7 @@ def placement_reading(got: dict, transport: str, alphas: dict[str, float] | None
         covered = work_rise(got, extra, as_printed(noise, d))
         short = work_beside_rest(got, rest, d)  # the work measured, short of the extra time
         text += (f": the stages' measured work, {covered:+.0f} ms, accounts for "
-                 f"{covers_words(*work_reach(got, covered, extra, as_printed(noise, d), d))} (where it went inside "
+                 f"{reach_words(got, covered, extra, as_printed(noise, d), d)} (where it went inside "
                  f"the work, untimed here{overlap(got)})" if covered is not None else
                  f": {short} (for a message, or for the other stage)" if short else
                  ": this run did not measure where it went (candidates, untimed here: the schedule's "
@@ -344,31 +345,18 @@ def work_note(got: dict, extra_ms: float, noise_ms: float, digits: int = 1) -> s
             if got["attn/ffn"]["row"].cpu_workers else
             f" The stages' measured device time rose by {more:+.0f} ms against the layers split's (summed from "
             "the table's ms per stage): ")
-    reached, missed = work_reach(got, more, extra_ms, noise_ms, digits)
+    reached, missed, unsure = work_reach(got, more, extra_ms, noise_ms, digits)
     if not reached:  # short of the median by more than its spread
         return said + (f"less than the extra step time by more than its spread (± {ms(noise_ms)} ms); the other "
                        f"{ms(extra_ms - more)} ms is waiting, which the work leaves out (for a "
                        "message, or for the other stage).")
-    if not missed:
+    if not missed and not unsure:
         return said + (f"that alone accounts for the extra step time at every reading of it, up to {reached[-1]}, "
                        "since with one micro-batch the stages take turns.")
-    return said + (f"that accounts for {covers_words(reached, missed)}: with one micro-batch the "
-                   "stages take turns, so the work explains those readings; the rest of the "
-                   f"{'larger reading' if len(missed) == 1 else 'larger readings'}, beyond the work's rise, this run "
-                   "does not explain.")
-
-
-def covers_words(reached: list, missed: list) -> str:
-    """What a work rise accounts for, from ``work_reach``'s two lists, after "accounts for" (at least as large,
-    the median alone also within its spread: "covers" is kept for a figure ± its spread): every reading, or which."""
-    if not missed:
-        return f"every reading of the extra time, up to {reached[-1]}"
-    return f"{_listed(reached, 'and')}, not {_listed(missed, 'or')}"
-
-
-def _listed(items: list, word: str) -> str:
-    """"a, b and c": a list in words."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
+    rest = (f"; the rest of the {'larger reading' if len(missed) == 1 else 'larger readings'}, beyond the "
+            "work's rise, this run does not explain" if missed else "")
+    return said + (f"that accounts for {covers_words(reached, missed, unsure, work_rounding(got))}: with one "
+                   f"micro-batch the stages take turns, so the work explains those readings{rest}.")
 
 
 def extra_readings(got: dict) -> list[tuple[float, str, int]]:
@@ -387,22 +375,34 @@ def median_plus_spread(got: dict) -> float:
     return as_printed(extra, 1) + as_printed(noise, 1)
 
 
-def work_reach(got: dict, more: float, extra_ms: float, noise_ms: float, digits: int) -> tuple[list, list]:
-    """Which readings of the extra time the work's rise ``more`` (whole ms, as printed) covers, in words, and
-    which it does not: the median (``extra_ms`` ± ``noise_ms``, as printed: covered within its spread by the
-    noise rule, ``work_covers``), then each of ``extra_readings``, covered only where reached (at least as large),
-    so that the readings it accounts for are the smallest ones, in order."""
+def work_reach(got: dict, more: float, extra_ms: float, noise_ms: float, digits: int) -> tuple[list, list, list]:
+    """Which readings of the extra time the work's rise ``more`` (whole ms, as printed) covers, in words, which
+    it does not, and which its own rounding leaves undecided: the median (``extra_ms`` ± ``noise_ms``, as printed:
+    covered within its spread by the noise rule, ``work_covers``), then each of ``extra_readings``, covered only
+    where reached even at the low end of the rise's rounding (``work_rounding``), missed only where past its high
+    end, so that the readings it accounts for are the smallest ones, in order."""
     ms = lambda x, sign=False: ms_text(x, sign, digits)  # noqa: E731
     median = (f"the median extra time ({ms(extra_ms, True)} ms)" if more >= extra_ms else
               f"the median extra time within its spread ({ms(extra_ms, True)} ± {ms(noise_ms)} ms covers {more:+.0f})")
     if not work_covers(more, extra_ms, noise_ms):
-        return [], [median]
-    reached, missed = [median], []
+        return [], [median], []
+    reached, missed, unsure, slack = [median], [], [], work_rounding(got)
     for value, name, shown in sorted(extra_readings(got)):  # smallest first: "not 17.2 ms, 18 ms or 18.8 ms"
-        # one test for every other reading, reached or not (no ± on top): the list stays in order, so a rise that
-        # accounts for 18 ms accounts for the 17.2 ms below it too; the median alone is read by the noise rule
-        (reached if more >= value else missed).append(f"{value:.{shown}f} ms ({name})")
-    return reached, missed
+        # the rise summed from whole-ms figures lies anywhere within ± slack: reached only at its low end, missed
+        # only past its high end (no spread on top); the median alone is read by the noise rule
+        words = f"{value:.{shown}f} ms ({name})"
+        (reached if more - slack >= value else missed if more + slack < value else unsure).append(words)
+    return reached, missed, unsure
+
+
+def work_rounding(got: dict) -> float:
+    """How far ``printed_work_rise`` may be from the unrounded rise: it sums each stage's whole-ms work."""
+    return sum_rounding(len(got["attn/ffn"]["row"].work_ms[0]) + len(got["layers"]["row"].work_ms[0]))
+
+
+def reach_words(got: dict, more: float, extra_ms: float, noise_ms: float, digits: int) -> str:
+    """``work_reach``'s lists in words, after "accounts for" (``covers_words``)."""
+    return covers_words(*work_reach(got, more, extra_ms, noise_ms, digits), work_rounding(got))
 
 
 def extra_note(got: dict) -> str:
@@ -426,7 +426,7 @@ def extra_note(got: dict) -> str:
     if cost > extra:  # above the median but within its spread: not refuted, and not a split either
         return f"{said}: {messages_undecided(got)}" + _work_split(got)
     rest, covered = ms_text(as_printed(extra - cost, d), digits=d), work_rise(got, extra, as_printed(noise, d))
-    covers = covered is not None and covers_words(*work_reach(got, covered, extra, as_printed(noise, d), d))
+    covers = covered is not None and reach_words(got, covered, extra, as_printed(noise, d), d)
     # not "the other N ms lie in the work": the work holds the messages' own CPU time, so it is no second part
     return (f"{said}: its extra messages explain {ms_text(cost, digits=d)} ms, " +
             (f"and {rest} ms are left that they do not explain; the stages' measured work ({covered:+.0f} ms) "
@@ -488,11 +488,10 @@ def _work_split(got: dict) -> str:
     extra, noise = extra_time(got)[:2]
     d = sum_digits(extra, noise)
     shown, spread = as_printed(extra, d), as_printed(noise, d)  # as section 8's line prints them
-    reached, missed = work_reach(got, more, shown, spread, d)
-    if not reached:
+    if not work_reach(got, more, shown, spread, d)[0]:
         return (f"; of the extra time, the stages' measured work rose by {more:+.0f} ms and the other "
                 f"{ms_text(shown - more, digits=d)} ms is waiting")  # at the line's digits, as work_note
-    return f"; the stages' measured work, {more:+.0f} ms, accounts for {covers_words(reached, missed)}"
+    return f"; the stages' measured work, {more:+.0f} ms, accounts for {reach_words(got, more, shown, spread, d)}"
 
 
 def price_support(got: dict) -> str:
@@ -526,7 +525,7 @@ def _which_allow(allow: list[str], count: int) -> str:
         rests = ", so the price rests on one round" if allow[0].startswith("the highest") else ""
         return f"only {allow[0]} reaches that cost{rests}"
     if allow:
-        return f"{len(allow)} of {count} reach that cost ({_listed(allow, 'and')})"
+        return f"{len(allow)} of {count} reach that cost ({listed(allow, 'and')})"
     return "none of them, as printed, reaches that cost"
 
 
