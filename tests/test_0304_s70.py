@@ -90,8 +90,8 @@ def test_compile_alone_and_the_references_reading_print_that_noise():
 def test_03_smaller_wording_items():
     """t31_0304 other (e), (f), (g): the small-message reading is the last two lines, not the last one; "barely
     matters" names the rule that keeps a 1.19x row "no difference shown"; fsync is explained."""
-    small = " ".join(_markdown("03_ddp.ipynb", "read the small messages").split())
-    assert small.startswith("The last two lines above read the small messages")
+    small = " ".join(_markdown("03_ddp.ipynb", "reading the small messages").split())
+    assert small.startswith("The collapsed block above ends by reading the small messages")  # t39_0304
     knobs = " ".join(_markdown("03_ddp.ipynb", "Read the times against the *every round* column").split())
     assert "barely matters" not in knobs and "by the table's every-round rule" in knobs  # t35_0304 #1
     saved = " ".join(_markdown("03_ddp.ipynb", "`fsync`").split())

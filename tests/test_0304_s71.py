@@ -65,7 +65,7 @@ def test_03_section_3_names_the_load_rule_it_reads_by_not_far_apart():
     text = " ".join(cell.split())
     assert "ran far apart" not in text
     from utils.lessons.ddp.scaling import LOAD_LINE  # t35_0304 other (i): the figure, named beside the constant
-    assert LOAD_LINE == 0.20 and "differ by more than a fifth (`scaling.LOAD_LINE`, a setting)" in text
+    assert LOAD_LINE == 0.20 and "more than a fifth apart (`scaling.LOAD_LINE`)" in text
     assert "outside every round" in text  # load_changed's second condition
 
 

@@ -105,6 +105,16 @@ def busbw_share(busbw: float, line: float, line_digits: int = 2) -> float:
     return printed_gbs(busbw) / (as_printed(line, line_digits, 1e9) or 10.0 ** -line_digits)
 
 
+def share_cell(row: dict, line: float, line_digits: int = 2) -> str:
+    """Section 6's table cell "busbw / reference" (or "/ bound") for one size: its share of the link's figure
+    (``busbw_share``), or "rough: not scored" where its median is rough (``is_rough``), the rule the sentence
+    under the table and the claims row read the peak by, so that no share is printed in one place and refused
+    in another (t39_0304 #2). Lesson 03."""
+    if is_rough(row):
+        return "rough: not scored"
+    return f"{busbw_share(row['busbw'], line, line_digits):.0%}"
+
+
 def link_model_seconds(link: "machine.LinkFit", size: int) -> float:
     """The link model of one all-reduce of ``size`` bytes between two ranks, 2α + S/β (two one-way messages of
     half the bytes each way), worked from α and β as ``link.describe()`` prints them (0.1 µs, 0.01 GB/s), so
@@ -377,7 +387,8 @@ def small_messages(rows: list[dict], small: int = SMALL_BYTES, link: "machine.Li
     smallest size against the largest up to ``small`` bytes. If a message's time is a fixed part plus a part
     per byte (like lesson 00's α and β), two medians t1 and t2, k times the bytes apart, put the fixed part at
     (k x t1 - t2) / (k - 1) ms, a share of t1: mostly fixed (half or more), partly, or none shown (t2 at least
-    k x t1). Given the ``link`` lesson 00 fitted, that fixed part is set beside 2α (``_beside_two_alpha``) in a
+    k x t1). Where the larger message took less (t2 < t1), that fit would price the bytes below zero: the two
+    medians then carry no split, and no fixed part is printed or set beside 2α (t39_0304 #1). Given the ``link`` lesson 00 fitted, that fixed part is set beside 2α (``_beside_two_alpha``) in a
     second paragraph, after a newline: the lesson prints each paragraph on its own (a line of 90 words was too
     long to read, the twenty-ninth reading). A rough median is said beside the figures, not after them.
     "" where fewer than two sizes are that small. Lesson 03, section 6."""
@@ -393,14 +404,17 @@ def small_messages(rows: list[dict], small: int = SMALL_BYTES, link: "machine.Li
     said = (f"Small messages: from {_label(first['bytes'])} to {_label(last['bytes'])} ({k:g}x the bytes) the "
             f"median went from {ms_text(first['seconds'])} ms to {ms_text(last['seconds'])} ms "
             f"({times_text(t2 / t1 if t1 else 0.0)}{rough_text})")
-    fixed_ms = (k * t1 - t2) / (k - 1)
+    if t2 < t1:  # a fit would price the bytes below zero: two such medians carry no fixed-vs-per-byte split
+        return said + (": the larger message took less, so these two medians cannot be split into a fixed part "
+                       "and a part per byte (the part per byte would come out below zero)")
+    fixed_ms = (k * t1 - t2) / (k - 1)  # at most t1, since t2 >= t1: a share of it, never past the whole
     if fixed_ms <= 0 or not t1:
         return said + ": as much as the bytes or more, so no fixed cost per message shows at these sizes"
     fixed_text = _ms_figure(fixed_ms)
     share = float(fixed_text) / t1  # the share worked from the two ms figures as printed
     said += (f". Taken as a fixed part plus a part per byte, these two medians put the fixed part at "
              f"({k:g} x {ms_text(first['seconds'])} - {ms_text(last['seconds'])}) / {k - 1:g} = {fixed_text} ms, "
-             f"{_against_first(float(fixed_text), share, first)}. "
+             f"{_against_first(share, first)}. "
              + ("It is mostly a fixed cost per message, whatever its size, like lesson 00's α (the cost of "
                 "sending one message one way, through the socket or the driver). That is why small messages "
                 "reach so little of the link's rate"
@@ -409,20 +423,9 @@ def small_messages(rows: list[dict], small: int = SMALL_BYTES, link: "machine.Li
     return said + ("\n" + _beside_two_alpha(float(fixed_text), link) if link else "")
 
 
-def _against_first(fixed_ms: float, share: float, first: dict) -> str:
-    """The fixed part (ms, as printed) beside the smallest message's median: a share up to 100% as printed
-    ("96% of the 4 KiB message's 0.256 ms"); above it, where the larger message took less, a plain multiple
-    (a share past the whole time reads as impossible), the same within noise where the fixed part lies within
-    that message's repeats, as printed, else beyond them: the two medians then fit no part per byte."""
-    whole = f"the {_label(first['bytes'])} message's {ms_text(first['seconds'])} ms"
-    if half_up(share * 100, 0) <= 100:  # as the percent prints
-        return f"{percent(share)} of {whole}"
-    times = f"{half_up(share, 2):.2f}x {whole}"
-    repeats = f"its repeats ran {ms_text(first['low'])}-{ms_text(first['high'])} ms"
-    if fixed_ms <= printed_seconds(first["high"]) * 1e3:
-        return f"{times}: the same within noise ({repeats}), so all of it reads as fixed"
-    return (f"{times}, beyond its repeats ({repeats}): the larger message took less, so these two medians "
-            "leave no part growing with the bytes")
+def _against_first(share: float, first: dict) -> str:
+    """The fixed part as a share of the smallest message's median: "96% of the 4 KiB message's 0.256 ms"."""
+    return f"{percent(share)} of the {_label(first['bytes'])} message's {ms_text(first['seconds'])} ms"
 
 
 def _ms_figure(ms: float) -> str:

@@ -148,6 +148,7 @@ def _rounds_named(ratios: list[float], chosen: list[float]) -> str:
 
 
 LOAD_LINE = 0.20  # the same two-worker setting, two runs of one notebook: further apart, the load changed
+DIFFER_LINE = 0.10  # the same two runs: further apart, they differ (the load or not); lesson 03's text names both
 
 
 def load_average() -> float | None:
@@ -217,18 +218,18 @@ def against_one_process(r: dict, two_workers: float, one_process: float, process
     # table prints them), so that each ratio checks against its two figures
     earlier = half_up(printed_ratio(two_workers, one_process, 0), 2)  # 273 / 200 = 1.365: 1.37x, half up
     reference, runs = against_table(one_process, r["one"]), against_table(two_workers, r["two"])
-    refs_differ, twos_differ = off_one(reference) > 0.05, off_one(runs) > 0.10
+    refs_differ, twos_differ = off_one(reference) > 0.05, off_one(runs) > DIFFER_LINE
     refs = (f"the references differ ({one_process:.0f} against {r['one']:.1f} samples/s: section 2's process ran "
             f"{reference:.2f}x one worker's rate)" if refs_differ else
             f"the references agree within 5% ({one_process:.0f} and {r['one']:.1f} samples/s: section 2's process "
             "ran at one worker's rate)")
-    # between the two lines the pair differs (beyond 10%), and only the cause (the load or not) is left open
+    # between the two lines the pair differs (beyond ``DIFFER_LINE``), and only the cause (the load or not) is left open
     between = twos_differ and off_one(runs) <= LOAD_LINE
     twos = (f"the two-worker figures differ ({two_workers:.0f} against {r['two']:.1f} samples/s, {runs:.2f}x"
-            + (f": beyond the 10% line for a difference, within the {LOAD_LINE:.0%} line for a change of load)"
+            + (f": beyond the {DIFFER_LINE:.0%} line for a difference, within the {LOAD_LINE:.0%} line for a change of load)"
                if between else ")")
             if twos_differ else
-            f"the two-worker figures agree within 10% ({two_workers:.0f} and {r['two']:.1f} samples/s)")
+            f"the two-worker figures agree within {DIFFER_LINE:.0%} ({two_workers:.0f} and {r['two']:.1f} samples/s)")
     gap = ("both differ" if refs_differ and twos_differ else "the gap is the references'" if refs_differ else
            "the gap is the two-worker figures'" if twos_differ else "neither differs beyond those lines")
     line = (f"Section 2 measured {earlier:.2f}x, this section {r['ratio']:.2f}x. Section 2's reference was one "
