@@ -45,7 +45,7 @@ def test_the_policys_figure_is_worked_from_its_printed_rounds():
                            "is half the middle half's range, at least 0.02 (2 %): (1.21 - 1.19) / 2 = "
                            "0.010, under the floor, so ± 0.02. ")   # t28_0506 #2: one "its ±"
     assert said.endswith("The fastest of each, 24.6 / 20.4 = 1.21x, as the ms parts use, is not the prediction's "
-                         "figure (the two may come from different rounds)")
+                         "figure (both from round 1, that round's own ratio, not the median)")
     table = report.rounds_table(rounds, "selective forward", "forward", "t")
     assert table.columns == ["round", "forward (ms)", "selective forward (ms)", "ratio"]
 

@@ -27,8 +27,9 @@ def _runs(fsdp_step=0.0969, fsdp_range=(0.088, 0.111), timed=True):
 def test_the_answer_is_one_sentence_and_the_account_is_the_whole_sentence():
     answer, account = collectives.collectives_answer(_runs(), " (simulated)")
     # 96.9 / 52.5 = 1.85x; 32.5 - 6.8 = 25.7 ms of the 44.4 ms gap: 58%
-    assert answer == ("FSDP2's step took 96.9 ms against DDP's 52.5 ms (1.85x, 1.52-2.22x from the steps' fastest "
-                      "and slowest: slower in every pairing of steps, beyond their noise); 25.7 ms more inside the "
+    assert answer == ("FSDP2's mean step took 96.9 ms against DDP's 52.5 ms (1.85x, 1.52-2.22x from the steps' "
+                      "fastest and slowest (FSDP2 88.0-111.0 ms, DDP 50.0-58.0 ms): slower in every pairing of "
+                      "steps, beyond their noise); 25.7 ms more inside the "
                       "collectives, 58% of the 44.4 ms gap (how and what else: the details) (simulated).")
     assert account == summary.collectives_sentence(_runs(), " (simulated)")   # nothing lost: all of it below
 

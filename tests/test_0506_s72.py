@@ -69,7 +69,8 @@ def test_the_blocks_pairs_rounds_are_printed_where_the_prediction_reads_their_me
                               fastest="as the step times' first table lists them")
     assert said.startswith("The recompute's figure is the rounds' median, as the prediction reads it: 1.12x")
     assert said.endswith("The fastest of each, 22.3 / 19.8 = 1.13x, as the step times' first table lists them, "
-                         "is not the prediction's figure (the two may come from different rounds)")
+                         "is not the prediction's figure (from different rounds, selective blocks' forward: "
+                         "round 6; blocks' forward: round 3, not the median)")
     assert "as the ms parts use" in report.median_rule(rounds, "selective blocks' forward", "blocks' forward", "X")
     cell = next(c for c in _code("06_memory.ipynb") if "POLICY_PAIR" in c)
     assert "rounds_table(CKPT_ROUNDS, *BLOCKS_PAIR" in cell and "median_rule(CKPT_ROUNDS, *BLOCKS_PAIR" in cell

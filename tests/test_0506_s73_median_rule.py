@@ -22,4 +22,4 @@ def test_the_caption_still_names_the_fastest_apart_where_both_print_alike():
     said = report.median_rule(rounds, "selective forward", "forward", "The policy's figure")
     assert said.startswith("The policy's figure is the rounds' median, as the prediction reads it: 1.10x")
     assert said.endswith("The fastest of each, 22.0 / 20.0 = 1.10x, as the ms parts use, is not the prediction's "
-                         "figure (the two may come from different rounds)")
+                         "figure (both from round 1, that round's own ratio, not the median)")

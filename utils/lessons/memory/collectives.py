@@ -54,12 +54,7 @@ def collectives_sentence(runs: dict, label: str = "") -> str:
     steps = {k: claims.as_printed(r[0]["mean_step_seconds"], 1, 1e-3) for k, r in runs.items()}  # ms, printed
     sent = {k: sum(wire_bytes(c, v) for c, v in r[0]["sent_per_step"].items()) for k, r in runs.items()}
     bytes_ratio = claims.printed_ratio(sent["fsdp"], sent["ddp"], 2, MB)   # the MB a step as printed (lesson 06)
-    ranges = {k: r[0].get("step_range") for k, r in runs.items()}
-    # the ratio's range over the steps: FSDP2's fastest over DDP's slowest, to its slowest over DDP's fastest
-    spread = ""
-    if ranges["ddp"] and ranges["fsdp"]:
-        low, high = ranges["fsdp"][0] / ranges["ddp"][1], ranges["fsdp"][1] / ranges["ddp"][0]
-        spread = f", {low:.2f}-{high:.2f}x from the steps' fastest and slowest: {_pairings(low, high)}"
+    spread = _range_clause(runs)
     # the table's "MB a step", each row as printed (0.01 MB) and added as a reader adds them: 3.24 + 3.30
     handed = {k: sum(claims.as_printed(v, 2, MB) for v in r[0]["sent_per_step"].values()) for k, r in runs.items()}
     step_ratio = claims.printed_ratio(steps["fsdp"], steps["ddp"], 1)   # the reader's division of the two
@@ -102,13 +97,8 @@ def collectives_answer(runs: dict, label: str = "") -> tuple[str, str]:
     collectives, each as that account prints it (t29_0506: one question, one answer)."""
     account = collectives_sentence(runs, label)
     steps = {k: claims.as_printed(r[0]["mean_step_seconds"], 1, 1e-3) for k, r in runs.items()}   # ms, printed
-    head = (f"FSDP2's step took {steps['fsdp']:.1f} ms against DDP's {steps['ddp']:.1f} ms "
-            f"({claims.printed_ratio(steps['fsdp'], steps['ddp'], 1):.2f}x")
-    ranges = {k: r[0].get("step_range") for k, r in runs.items()}
-    if ranges["ddp"] and ranges["fsdp"]:
-        low, high = ranges["fsdp"][0] / ranges["ddp"][1], ranges["fsdp"][1] / ranges["ddp"][0]
-        head += f", {low:.2f}-{high:.2f}x from the steps' fastest and slowest: {_pairings(low, high)}"
-    head += ")"
+    head = (f"FSDP2's mean step took {steps['fsdp']:.1f} ms against DDP's {steps['ddp']:.1f} ms "
+            f"({claims.printed_ratio(steps['fsdp'], steps['ddp'], 1):.2f}x{_range_clause(runs)})")
     d, f = inside_ms_as_printed(runs["ddp"]), inside_ms_as_printed(runs["fsdp"])
     if d is None or f is None:
         return head + f"; on GPUs the time inside the collectives is not separable (the details){label}.", account
@@ -124,7 +114,8 @@ def _shown_slower(runs: dict) -> bool | None:
     ranges = {k: r[0].get("step_range") for k, r in runs.items()}
     if not (ranges["ddp"] and ranges["fsdp"]):
         return None
-    return ranges["fsdp"][0] / ranges["ddp"][1] > 1
+    fastest, slowest = claims.as_printed(ranges["fsdp"][0], 1, 1e-3), claims.as_printed(ranges["ddp"][1], 1, 1e-3)
+    return claims.half_up(fastest / slowest, 2) > 1   # as ``_range_clause`` prints it
 
 
 def _against_gap(extra: float, gap: float, shown: bool | None) -> str:
@@ -166,6 +157,21 @@ def _more_or_less(extra: float) -> str:
     if extra == 0:
         return "no more time"
     return f"{abs(extra):.1f} ms {'more' if extra > 0 else 'less'}"
+
+
+def _range_clause(runs: dict) -> str:
+    """The ratio's range over the steps, FSDP2's fastest over DDP's slowest to its slowest over DDP's fastest,
+    with the four step times it is worked from (ms as printed, half up), so that a reader can redo it and
+    reads the steps' noise as their spread from fastest to slowest (t39_0506: the range could not be rebuilt):
+    ", 1.31-2.44x from the steps' fastest and slowest (FSDP2 67.0-125.0 ms, DDP 51.2-...): slower in ...";
+    "" where the steps' ranges were not kept."""
+    ranges = {k: r[0].get("step_range") for k, r in runs.items()}
+    if not (ranges["ddp"] and ranges["fsdp"]):
+        return ""
+    (f_low, f_high), (d_low, d_high) = ([claims.as_printed(t, 1, 1e-3) for t in ranges[k]] for k in ("fsdp", "ddp"))
+    low, high = claims.half_up(f_low / d_high, 2), claims.half_up(f_high / d_low, 2)
+    return (f", {low:.2f}-{high:.2f}x from the steps' fastest and slowest (FSDP2 {f_low:.1f}-{f_high:.1f} ms, "
+            f"DDP {d_low:.1f}-{d_high:.1f} ms): {_pairings(low, high)}")
 
 
 def _pairings(low: float, high: float) -> str:

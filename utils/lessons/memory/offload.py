@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import torch
 
 from utils import bench, claims
-from utils.lessons.memory.threads_rounds import rounds_reach
+from utils.lessons.memory.threads_rounds import rounds_past_floor, rounds_reach
 
 FP32 = 4
 
@@ -120,7 +120,7 @@ def reference_doubt(paired: list[float], rates: dict[int, float], cores: int) ->
         return (f" That column keeps to the bound, {cores} x {one:.0f} = {cores * one:.0f} M parameters/s: the "
                 f"{cores}-thread rate measured, {many:.0f} M/s ({fastest:.2f}x one thread's), passed it: not a "
                 f"rate to build on. {_rounds_past_words(paired, cores)}.")
-    if not any(claims.round_above(r, cores) for r in paired):
+    if not rounds_past_floor(paired, cores):   # no round past the bound beyond the 2 % floor: no doubt
         return ""
     # the threads reading sits in the collapsed details under the cell (t29_0506: lengths), so it points there
     return (f" That column's rate is the {cores}-thread one, its fastest pair under the {cores}x bound (the same "
@@ -134,17 +134,20 @@ def _rounds_past_words(paired: list[float], cores: int, too: bool = True) -> str
     points to it: the same count of rounds past the bound (``claims.round_above``) and the same outcome, so
     that a reader who opens the details finds what the line promised (t36_0506 #1: the line said the details
     "name a finding to explain" where they said "no verdict from this run"). ``too``: whether the sentence
-    before said the fastest pair passed the bound."""
-    past = [(k, r) for k, r in enumerate(paired, 1) if claims.round_above(r, cores)]
+    before said the fastest pair passed the bound. A round counts as past only beyond the lesson's 2 % floor
+    (``rounds_past_floor``), as there, unless every round passed it as printed."""
+    printed = [k for k, r in enumerate(paired, 1) if claims.round_above(r, cores)]
+    past = [(k, paired[k - 1]) for k in rounds_past_floor(paired, cores)]
     where, too = "In the threads reading (the details below),", " too" if too else ""
-    if not past:
-        return f"{where} no round's own ratio passed it: that reading goes pair by pair"
-    if len(past) == len(paired):
+    if len(printed) == len(paired):
         reach = rounds_reach(paired, cores)   # the reading's verdict: past the bound only where the ± clears it
         if reach:
             return (f"{where} every round's own ratio passed it{too} as printed, but their median's ± reaches it "
                     f"({reach}): within noise of its bound")
         return f"{where} every round's own ratio passed it{too}; the cause is not timed apart here"
+    if not past:
+        floor = " beyond the lesson's 2 % floor" if printed else ""
+        return f"{where} no round's own ratio passed it{floor}: that reading goes pair by pair"
     if len(past) >= len(paired) - len(past):   # as many past as not: the reading gives no verdict
         return (f"{where} {len(past)} of {len(paired)} rounds' own ratios passed it{too}: the rounds disagree, "
                 f"no verdict from this run")

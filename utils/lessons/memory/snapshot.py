@@ -105,7 +105,8 @@ def plot_timeline(series: list[dict], title: str, simulated: bool = False):
             ax.text((where[0] + where[-1]) / 2, 1.01, phase, transform=ax.get_xaxis_transform(), ha="center",
                     va="bottom", fontsize=8, color="0.3")
     peak = max(range(len(totals)), key=totals.__getitem__)
-    ax.annotate(f"peak {totals[peak] / 1e6:.1f} MB", (peak, totals[peak] / 1e6), xytext=(6, 4),
+    # two decimals, as the sentence under the plot prints the same peak (t39_0506 #5)
+    ax.annotate(f"peak {totals[peak] / 1e6:.2f} MB", (peak, totals[peak] / 1e6), xytext=(6, 4),
                 textcoords="offset points", ha="left", fontsize=8)
     ax.set_ylabel("MB live")
     ax.legend(loc="upper left", fontsize=8, ncol=len(lines) or 1)

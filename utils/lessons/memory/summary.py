@@ -24,7 +24,8 @@ from utils.lessons.memory.sharding import wire_bytes
 # time_verdict is re-exported: the notebook and the tests import it from here, beside the other verdicts
 from utils.lessons.memory.step_verdicts import (accumulation_verdict, as_shown, chunked_cost,  # noqa: F401
                                                 rounds_named, time_verdict)
-from utils.lessons.memory.threads_rounds import across_verdict, every_round_past, outlying_clause, reach_working
+from utils.lessons.memory.threads_rounds import (across_verdict, every_round_past, outlying_clause, reach_working,
+                                                 rounds_past_floor)
 from utils.tables import Table
 
 MB = 1e6
@@ -410,19 +411,21 @@ def threads_reading(paired: list[float], cores: int, load: float,
     """What the CPU AdamW's rate on ``cores`` threads came to, x one thread's, read from each interleaved round's
     own ratio (``paired``) by ``claims.speedup_verdict`` against the bound ``cores`` (equal work on N threads
     gives at most Nx): their median, ± the course's spread of rounds (``claims.printed_spread``: with 3 rounds,
-    half their range, from the rounds as printed). A round past the bound, as printed, is a finding, never
-    noise: where some rounds pass it and others do not, those are named and the verdict reads the others
-    (``_past_some_rounds``). A round on the other side of 1x past the ± is named beside the median's verdict
-    (``_rounds_verdict``). ``load``: the machine's load average, said where more threads were no faster.
+    half their range, from the rounds as printed). A round past the bound by more than the lesson's 2 % floor
+    (``rounds_past_floor``) is a finding, never noise: where some rounds are and not every round passes it,
+    those are named and the verdict reads the others (``_past_some_rounds``). A round on the other side of 1x
+    past the ± is named beside the median's verdict (``_rounds_verdict``). ``load``: the machine's load average,
+    said where more threads were no faster.
     ``fastest``: each round's rate (parameters/s) on one thread and on ``cores``; the fastest of each is printed
     beside it in M/s, and their ratio is given too, named for what it is (two rounds, or one round's own), so
     that it never reads as the verdict's. Lesson 06."""
     shown = sorted(claims.as_printed(r, 2) for r in paired)   # the rounds as printed: 1.50-1.90x
     median = claims.half_up(statistics.median(shown), 2)   # a reader's median of the printed rounds
     opening = _fastest_rounds(*fastest, cores) if fastest else ""
-    past = [k for k, r in enumerate(paired, 1) if claims.round_above(r, cores)]   # rounds past the ceiling
-    if past and len(past) < len(paired):
-        said, verdict = _past_some_rounds(paired, past, median, shown, cores)
+    every = all(claims.round_above(r, cores) for r in paired)   # every round past the ceiling, as printed
+    beyond = rounds_past_floor(paired, cores)   # past it by more than the noise: the rounds that count as past
+    if beyond and not every:
+        said, verdict = _past_some_rounds(paired, beyond, median, shown, cores)
         if not verdict:   # most rounds past the bound: no verdict; the load beside the disturbed rounds
             return opening + said + f" (load {load:.1f})"
         return opening + said + _verdict_ending(verdict, cores, load)
@@ -434,7 +437,7 @@ def threads_reading(paired: list[float], cores: int, load: float,
     if verdict.startswith("within noise of its bound"):   # every round past it as printed, the ± reaching it
         return opening + said + (f": {every_round_past(paired, cores)}, yet the median's ± reaches {cores}x, so "
                                  f"not a finding from these {len(paired)} rounds")
-    if past:   # every round passed the ceiling: one disturbed round cannot explain them all, and each pair met
+    if every:   # every round passed the ceiling: one disturbed round cannot explain them all, and each pair met
         # the same load (timed back to back), so no suspect is named
         return opening + said + (f" ({cores}x is the most {cores} threads can give the same work, and "
                                  f"{every_round_past(paired, cores)}, though each pair was timed back to back: the "
@@ -444,15 +447,19 @@ def threads_reading(paired: list[float], cores: int, load: float,
 
 def _past_some_rounds(paired: list[float], past: list[int], median: float, shown: list[float],
                       cores: int) -> tuple[str, str]:
-    """``threads_reading`` where some rounds pass the bound and others do not: the rounds past it are named as a
+    """``threads_reading`` where some rounds pass the bound beyond the lesson's 2 % floor (``past``) and others
+    do not: the rounds past it are named as a
     finding (equal work on ``cores`` threads cannot pass ``cores``x, so a disturbed one-thread round is the
     first suspect where one or a few do; where most do, one disturbed round cannot explain them, and no suspect
     is named). Where they are the fewer, they are left out and the verdict reads the other rounds, their
     median ± their spread. Where they are half the rounds or more, the rounds left are the minority, and a
     verdict read from them would set aside most of what was measured: the rounds disagree, no verdict (and so
     no share of the gain, which one round could not measure to its ±). Returns the sentence and the verdict
-    ("" where none). The range's ± is not printed: it would come from the round past the bound."""
+    ("" where none). The range's ± is not printed: it would come from the round past the bound. A kept round
+    past the bound as printed, by no more than the floor, is said to be noise around it, so that no reader
+    counts it as past."""
     kept = [claims.as_printed(r, 2) for k, r in enumerate(paired, 1) if k not in past]
+    noise = _within_floor(paired, past, cores)
     names = " and ".join(f"round {k}'s {claims.as_printed(paired[k - 1], 2):.2f}x" for k in past)
     opening = (f"{cores} threads ran at {median:.2f}x one thread's rate (the median of each round's own ratio, "
                f"{shown[0]:.2f}-{shown[-1]:.2f}x), against the bound {cores:.2f}x (the same work on {cores} "
@@ -460,16 +467,28 @@ def _past_some_rounds(paired: list[float], past: list[int], median: float, shown
     if len(past) >= len(kept):
         return (opening + f"{len(past)} of {len(paired)} rounds ({names}) pass the {cores}x that equal work on "
                 f"{cores} threads allows, though each pair was timed back to back (the cause is not timed apart "
-                "here): the rounds disagree, no verdict from this run"), ""
+                f"here){noise}: the rounds disagree, no verdict from this run"), ""
     rest = claims.half_up(statistics.median(kept), 2)
     spread = claims.printed_spread(kept)
     verdict = _rounds_verdict([(k, r) for k, r in enumerate(paired, 1) if k not in past], rest, spread, cores)
     passes = "passes" if len(past) == 1 else "pass"
     others = ", ".join(f"{r:.2f}x" for r in kept) + f": {rest:.2f}x ± {spread:.2f}"
     said = (opening + f"{names} {passes} the {cores}x that equal work on {cores} threads allows, a finding to "
-            f"explain (a disturbed one-thread round is the first suspect), so the verdict reads the other rounds "
+            f"explain (a disturbed one-thread round is the first suspect){noise}, so the verdict reads the other "
+            "rounds "
             f"({others}): {verdict}")
     return said, verdict
+
+
+def _within_floor(paired: list[float], past: list[int], cores: int) -> str:
+    """The rounds not in ``past`` that pass ``cores``x as printed by no more than the lesson's 2 % floor, said
+    as noise around the bound: " (round 2's 2.03x passes it as printed, ...)"; "" where none does."""
+    near = [(k, r) for k, r in enumerate(paired, 1) if k not in past and claims.round_above(r, cores)]
+    if not near:
+        return ""
+    names = " and ".join(f"round {k}'s {claims.as_printed(r, 2):.2f}x" for k, r in near)
+    return (f" ({names} {'passes' if len(near) == 1 else 'pass'} it as printed, by no more than the lesson's "
+            "2 % floor: noise around the bound)")
 
 
 def _rounds_verdict(numbered: list[tuple[int, float]], median: float, spread: float, cores: int) -> str:
