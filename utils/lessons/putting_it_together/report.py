@@ -91,7 +91,7 @@ def share_words(r: dict) -> str:
     if r["share"] is None:
         return ""
     if r["share"] <= 1:
-        return f"{r['share']:.0%}"
+        return claims.percent(r["share"])   # half up, as the claims table rounds it
     return "at its bound within noise" if r.get("within", True) else "past its bound beyond noise"
 
 
@@ -477,7 +477,7 @@ def step_verdict(verdict: str, r: dict) -> str:
     that the claims table and the ledger agree: a step kept is faster beyond noise, never "within noise"."""
     if verdict.startswith("at the bound"):   # the bound within the rounds' noise: a ceiling, not a pass mark
         share = share_of_bound(r.get("x_prev", 0.0), r.get("bound"))
-        of_gain = ("" if share is None else f": {share:.0%} of its gain" if share <= 1 else
+        of_gain = ("" if share is None else f": {claims.percent(share)} of its gain" if share <= 1 else
                    ": its median above it by less than its ±")   # never "133% of" a ceiling's gain
         verdict = "faster, within noise of its bound" + of_gain
     if r["kept"]:
