@@ -6,6 +6,7 @@ a median above its bound by less than its ± is at the bound, within noise.
     past_bound(gain, bound, spread)   # True: above the bound beyond the rounds' spread
     bound_summary(rows)               # the ledger's one clause on the bounds
     at_bound_words(rows)              # a sentence for each step above its bound within its spread
+    bound_clause(r)                   # "bound 1.12x, its median at it within noise": the summary's words
 """
 
 from __future__ import annotations
@@ -65,3 +66,14 @@ def at_bound_words(rows: list[dict]) -> list[str]:
                    f"spread ({value:.2f} - {spread:.2f} = {low:.2f}): at its bound within noise, as the claims "
                    f"table says, not beyond it.{rounds}")
     return out
+
+
+def bound_clause(r: dict) -> str:
+    """A ledger row's bound for the summary, with the claims table's reading where its median passed it, so
+    that no line shows a median above its ceiling bare: "bound 1.12x; at it within noise"."""
+    if not r.get("bound"):
+        return "no bound from theory"
+    said = f"bound {r['bound']:.2f}x"
+    if not _median_above(r):
+        return said
+    return said + ("; at it within noise" if r.get("within", True) else "; past it beyond noise, a finding to explain")

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 from utils import claims, ledger
 from utils.lessons.putting_it_together import guide, peaks
 from utils.lessons.putting_it_together.at_bound import (at_bound_steps, at_bound_words,  # noqa: F401
-                                                           bound_summary, past_bound)
+                                                           bound_clause, bound_summary, past_bound)
 from utils.lessons.putting_it_together.ladder import ORDER, _median, paid
 from utils.palette import KIND_COLORS
 from utils.tables import Table
@@ -85,6 +85,16 @@ def share_of_bound(gain: float, bound: float | None, paid_off: bool = True) -> f
     return max(0.0, gain - 1) / (bound - 1)
 
 
+def share_words(r: dict) -> str:
+    """A ledger row's share of its bound's gain as printed: "32%" up to 100 %; a median above its bound gets no
+    share over 100 % (a ceiling's gain read as passed) but the claims table's reading of it."""
+    if r["share"] is None:
+        return ""
+    if r["share"] <= 1:
+        return claims.percent(r["share"])   # half up, as the claims table rounds it
+    return "at its bound within noise" if r.get("within", True) else "past its bound beyond noise"
+
+
 def ran(rows: list[dict]) -> list[dict]:
     return [r for r in rows if "skipped" not in r]
 
@@ -130,7 +140,7 @@ def detail_table(rows: list[dict]) -> Table:
             out.append((r["step"], "", "", "", "", r["skipped"]))
             continue
         bound = f"{r['bound']:.2f}x" if r["bound"] else "none"
-        share = f"{r['share']:.0%}" if r["share"] is not None else ""
+        share = share_words(r)
         rounds = ", ".join(f"{x:.2f}x" for x in r["ratios"])
         check = "same maths" if r["same_maths"] else "changes the maths"
         why = ("; " + ("" if r["kept"] else "not kept: ") + r["why"]) if r.get("why") else ""
@@ -467,8 +477,9 @@ def step_verdict(verdict: str, r: dict) -> str:
     that the claims table and the ledger agree: a step kept is faster beyond noise, never "within noise"."""
     if verdict.startswith("at the bound"):   # the bound within the rounds' noise: a ceiling, not a pass mark
         share = share_of_bound(r.get("x_prev", 0.0), r.get("bound"))
-        verdict = ("faster, within noise of its bound"
-                   + (f": {share:.0%} of its gain" if share is not None else ""))
+        of_gain = ("" if share is None else f": {claims.percent(share)} of its gain" if share <= 1 else
+                   ": its median above it by less than its ±")   # never "133% of" a ceiling's gain
+        verdict = "faster, within noise of its bound" + of_gain
     if r["kept"]:
         if verdict.startswith(("faster", "above")):
             return verdict.replace("faster, ", "faster beyond noise, ", 1) + "; kept"

@@ -198,10 +198,10 @@ def miss_table(m: dict, label: str) -> Table:
         return [ms(r.get(key)) if r is not None else "-" for r in ranks]
 
     rows = [("compute, outside the all-reduces", f"{ms(m['model_compute'])} (t1/2)", *per_rank("compute")),
-            ("inside the 2 all-reduces", f"{ms(m['model_comm'])} (alpha-beta)", *per_rank("allreduce"))]
+            ("inside the 2 all-reduces", f"{ms(m['model_comm'])} (alpha-beta, 2 calls)", *per_rank("allreduce"))]
     if m.get("paired"):
         rows += [("  of it, between the ranks' arrivals (waiting)", "0", *per_rank("waited")),
-                 ("  of it, after both had arrived", f"{ms(m['model_comm'])} (alpha-beta)",
+                 ("  of it, after both had arrived", f"{ms(m['model_comm'])} (alpha-beta, 2 calls)",
                   *per_rank("after_both")),
                  ("    of which after the other had returned", "0", *per_rank("after_other"))]
     rows += [("the split step", ms(m["model_step"]), *per_rank("step")),
@@ -406,7 +406,8 @@ def _terms(m: dict, slow: dict) -> str:
                       f"of the same round, are {slow['waited'] * 1e3:.2f} ms waiting for it to arrive (no "
                       "byte moves then; alpha + n/beta does not price it) and "
                       f"{slow['after_both'] * 1e3:.2f} ms after both had arrived, {slow['after_both'] / comm:.1f}x alpha + n/beta's "
-                      f"{comm * 1e3:.2f} ms ({(slow['after_both'] - comm) * 1e3:+.2f} ms; the fit's worst "
+                      f"{comm * 1e3:.2f} ms for the step's 2 calls together "   # section 1 times one call: not this
+                      f"({(slow['after_both'] - comm) * 1e3:+.2f} ms; the fit's worst "
                       f"residual is {m['residual']:.0%}, so within {1 + m['residual']:.2f}x is the model's "
                       f"own error); {slow['after_other'] * 1e3:.2f} ms of it came after the other rank had "
                       "returned, which no exchange between the two explains.")
