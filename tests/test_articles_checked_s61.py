@@ -163,8 +163,9 @@ def test_the_link_fit_is_read_against_lesson_00s_tolerance():
         return SimpleNamespace(name="gloo", fit=SimpleNamespace(alpha=152.8e-6, beta=3.80e9), accuracy=miss)
 
     wide = timed_rows.link_line(link(0.60))
-    assert wide == ("gloo: alpha 152.8 µs, beta 3.80 GB/s (worst miss ±60%, by lesson 00's ±50% tolerance, outside "
-                    "the tolerance by 10 points: measured times only)"), wide
+    assert wide == ("This run's alpha-beta fit (not the machine profile's), gloo: alpha 152.8 µs, beta 3.80 GB/s "
+                    "(worst miss ±60%, by lesson 00's ±50% tolerance, outside the tolerance by 10 points: measured "
+                    "times only)"), wide
     assert "within the tolerance, 20 points to spare" in timed_rows.link_line(link(0.30))
 
 

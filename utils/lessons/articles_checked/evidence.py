@@ -174,8 +174,16 @@ def peaks(repeats: int = 5) -> machine.MachineProfile:
     from the profile's kept figures."""
     profile = machine.measure_profile_apart(device="cpu", peaks={None: ("fp32", "bf16", "int8")},
                                             bandwidth_threads=(), rounds=repeats)
-    profile.measured = "again in this run, for their ratios (lesson 00 keeps the profile)"
     return profile
+
+
+def peaks_table(profile: machine.MachineProfile):
+    """``peaks``' table, titled as this run's figures: the name "machine profile" stays with lesson 00's kept
+    figures (the alpha rows B2 and B10 quote), so two figures never carry one name."""
+    table = profile.table()
+    table.title = (f"This run's matmul peaks of {profile.device}, timed again for their ratios (not the machine "
+                   "profile: lesson 00 keeps that)")
+    return table
 
 
 # --- Algorithms and model size ---------------------------------------------------------------------------------

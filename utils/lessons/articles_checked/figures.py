@@ -350,9 +350,9 @@ def _losses(text: str) -> list[float]:
 def paired(ratios: list[float]) -> tuple[float, float]:
     """The median of paired rounds' ratios and their spread (``claims.printed_spread``: from the rounds as
     ``round_text`` prints them, 0.999 near 1x, half up; t34_09 #5), two decimals, as the page shows them.
-    The median too is worked from the rounds as printed and rounded half up, as a reader redoes it: rounds
-    printed 1.20 and 1.25 in the middle give 1.225, printed 1.23x."""
-    shown = [words.as_printed(r, 2) for r in ratios]
+    The median too is worked from the rounds as ``round_text`` prints them (0.998, not 1.00), half up, as a
+    reader redoes it from the rounds line: 0.998 and 1.01 in the middle give 1.004, printed 1.00x."""
+    shown = [round_as_printed(r) for r in ratios]
     return words.half_up(statistics.median(shown), 2), words.printed_spread(ratios, shown=round_as_printed)
 
 

@@ -223,9 +223,11 @@ def tolerance_words(link) -> str:
 
 
 def link_line(link) -> str:
-    """The link's fit as the details block prints it: its alpha, beta and worst miss, read by lesson 00's rule."""
-    return (f"{link.name}: alpha {link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s (worst miss "
-            f"±{link.accuracy:.0%}, {tolerance_words(link)})")
+    """This run's link fit as the details block prints it (named as row B10 names it, apart from the machine
+    profile's alpha): its alpha, beta and worst miss, read by lesson 00's rule."""
+    return (f"This run's alpha-beta fit (not the machine profile's), {link.name}: alpha "
+            f"{link.fit.alpha * 1e6:,.1f} µs, beta {link.fit.beta / 1e9:.2f} GB/s (worst miss ±{link.accuracy:.0%}, "
+            f"{tolerance_words(link)})")
 
 
 def b10(m):
