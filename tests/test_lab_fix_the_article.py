@@ -722,8 +722,8 @@ def test_the_link_tables_fitted_column_and_residual_follow_from_the_printed_alph
     assert "alpha 76.8 µs, beta 3.73 GB/s" in said
     # the band leaves out its farthest size, said on its own (sixteenth reading: one size set 0.87-9.09x)
     assert ("every size but 262,144 bytes measured 0.85-1.20x of what one alpha and one beta predict for "
-            "it, and 262,144 bytes 4.10x (residuals up to ±76% of the measured time), outside the ±50% "
-            "tolerance") in said and said.endswith("good to about 0.85-1.20x of it only, and to 4.10x at 262,144 bytes.")
+            "it (residuals -18% to +16% of the measured time), and 262,144 bytes 4.10x (residual +76%), "
+            "outside the ±50% tolerance") in said and said.endswith("good to about 0.85-1.20x of it only, and to 4.10x at 262,144 bytes.")
     # the other branch: every printed residual within ±50%
     calm = lab.AlphaBeta(76.76e-6, 3.7335e9, sizes[:2], fit.residuals[:2])
     near = split.machine.LinkFit("gloo", calm, tuple(measured[:2]))

@@ -78,15 +78,6 @@ def test_the_rule_says_a_split_jump_is_counted_where_it_states_the_jump_rule():
     assert "No ping-pong round jumped (over 2x its plan's fastest round)" in calm  # only the bound is stated
 
 
-def test_lab_00s_markdown_says_the_jump_rule_is_the_ping_pongs_only():
-    cells = nbformat.read(ROOT / "labs/00_fix_the_article.ipynb", as_version=4).cells
-    said = _said(cells[25].source)
-    assert "a round below 1 whose ping-pong jumped" in said
-    # t35_labs03 #2: the sentence says in full what is done with the ping-pong's jumps
-    assert "Only the ping-pong's jumps are set aside: the ping-pong is the yardstick, while the split's " \
-           "messages, a jump included, are what is measured." in said
-
-
 # --- lesson 00's kept link, read through the shared public reader --------------------------------------------
 
 def test_the_kept_link_is_read_through_machine_saved_link(monkeypatch, tmp_path):

@@ -73,7 +73,7 @@ def test_a_fit_within_tolerance_names_the_size_its_band_leaves_out():
     assert size == 1024, said
     far = f"{ratio:.2f}x"
     assert said.endswith(f"so a time it predicts is good to about that band, and to {far} at 1,024 bytes."), said
-    assert "at the other sizes" not in said and f"and 1,024 bytes {far} (residuals" in said, said
+    assert "at the other sizes" not in said and f"and 1,024 bytes {far} (residual " in said, said
 
 
 # --- other problem: cell 26's "here 8 of 8 and 8 of 8" names the plans those counts are of ------------------------

@@ -29,8 +29,8 @@ def test_the_band_leaves_out_the_one_size_that_stretched_it_and_names_it():
     assert lab.band_left_out(link.fit) == (4, 9.09)
     assert lab.band_words(lab.fit_band(link.fit)) == "0.87-1.22x"
     said = " ".join(lab.link_sentence(link).split())
-    assert ("every size but 4 bytes measured 0.87-1.22x of what one alpha and one beta predict for it, "
-            "and 4 bytes 9.09x (residuals up to ±89% of the measured time)") in said
+    assert ("every size but 4 bytes measured 0.87-1.22x of what one alpha and one beta predict for it "
+            "(residuals -15% to +18% of the measured time), and 4 bytes 9.09x (residual +89%)") in said
     assert lab.band_source(link.fit) == "its own sizes except 4 bytes, the farthest at 9.09x"
     # under 3 sizes nothing is left out: a band needs two sizes
     two = lab.AlphaBeta(106.1e-6, 3.45e9, SIZES[:2], link.fit.residuals[:2])

@@ -306,7 +306,9 @@ def run_lesson_03_loop(parts, timeout: float = 60) -> str:
     for rank, r in enumerate(ranks):
         line = f"rank {rank}: {r['done']} optimizer steps taken, of the {r['of']} micro-batches in its part; "
         if r["failed"] is None:
-            said.append(line + "no error")
+            # the fact the learner's "why there" rests on: a rank that returns has left the group (ddp_set_up)
+            said.append(textwrap.fill(line + "no error: its loop returned, and it left the process group", 110,
+                                      subsequent_indent="  "))
             continue
         said.append(textwrap.fill(line + f"then raised {r['failed']}", 110, subsequent_indent="  "))
         said.append("  raised in these calls, outermost first:")

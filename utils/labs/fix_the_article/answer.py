@@ -11,11 +11,32 @@ from utils.labs.fix_the_article.verdict import known_rounds, set_aside, sign_tes
 
 
 def miss_answer(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None = None,
-                medians: dict[str, tuple[float, float]] | None = None) -> str:
-    """In which cases the rounds showed the split's messages longer than the ping-pong of the same bytes, by
-    the rule's verdicts, then the rule, then where the detail is. Where they showed none, it says what was
-    shown (no difference), not that the messages were not longer, and (``medians``: each case's split and
-    ping-pong median, seconds) how often the table's medians differ anyway."""
+                medians: dict[str, tuple[float, float]] | None = None,
+                predicted: dict[str, float] | None = None, bands: dict | None = None) -> str:
+    """The section's answer first (``predicted``: each case's measured / predicted, ``bands``: the band each is
+    judged on, ``plan_band``'s), then in which cases the rounds showed the split's messages longer than the
+    ping-pong of the same bytes, by the rule's verdicts, then the rule, then where the detail is. Where they
+    showed none, it says what was shown (no difference), not that the messages were not longer, and
+    (``medians``: each case's split and ping-pong median, seconds) how often the table's medians differ anyway."""
+    first = prediction_answer(predicted, bands) if predicted else ""
+    return first + _rounds_answer(rounds, pp_rounds, medians)
+
+
+def prediction_answer(predicted: dict[str, float], bands: dict) -> str:
+    """Predicted against measured, plan by plan in the table's order (the split's median over your prediction,
+    from the µs printed), and how many left the fit's band, every branch written; a sentence with its space
+    (t39_labs03 #1: the section's answer sat only in the collapsed block)."""
+    ratios = ", ".join(f"{x:.2f}x" for x in predicted.values())
+    out = sum(not lo <= x <= hi for x, ((lo, hi), _) in zip(predicted.values(), bands.values()))
+    n = len(predicted)
+    verdict = (f"within the fit's band (how far its own sizes ran from it) in all {n}: no miss past the fit's own"
+               if not out else f"outside the fit's band (how far its own sizes ran from it) in {out} of {n}")
+    return f"Measured over your prediction, plan by plan: {ratios} (the table's medians), {verdict}. "
+
+
+def _rounds_answer(rounds: dict[str, list[float]], pp_rounds: dict[str, list[float]] | None,
+                   medians: dict[str, tuple[float, float]] | None) -> str:
+    """Whether the rounds showed the split's messages longer than the ping-pong (``miss_answer``'s rest)."""
     n, jumped, cases = plan_verdicts(rounds, pp_rounds)
     longer = [name for name, gap in cases.items() if gap == "longer"]
     shorter = [name for name, gap in cases.items() if gap == "shorter"]

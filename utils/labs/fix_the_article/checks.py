@@ -34,7 +34,7 @@ from utils.labs.fix_the_article import split
 from utils.labs.fix_the_article.rounds import (  # noqa: F401 - the report's rule, read here too
     JUMP, SIGN_LEVEL, band_left_out, band_source, band_words, drift_sentence, fit_band, gap_of, jumped_rounds,
     miss_sentence, owner_words, ping_pong_jumps, plan_band, printed_fit, same_messages, side_of,
-    sign_test_least, size_row, table_pairs, us_ratio, verdict_of, worst_residual)
+    residual_words, sign_test_least, size_row, table_pairs, us_ratio, verdict_of, worst_residual)
 from utils.labs.fix_the_article.answer import miss_answer
 from utils.labs.fix_the_article.split import Case, SplitRun, measure_split
 from utils.linkmodel import AlphaBeta
@@ -403,18 +403,19 @@ def link_sentence(link_fit) -> str:
     (``size_row``), judged on that printed residual."""
     fit, worst, left_out = link_fit.fit, worst_residual(link_fit.fit), band_left_out(link_fit.fit)
     sizes, far, others = "every size", "", ""  # not "every size fitted but": read as "fitted, but"
+    kept, lone_residual = residual_words(fit)
     if left_out is not None:  # the band leaves out its farthest size: that size is said on its own
         sizes = f"every size but {left_out[0]:,} bytes"
         lone = band_words((left_out[1], left_out[1]))
-        far = f", and {left_out[0]:,} bytes {lone}"
+        far = f", and {left_out[0]:,} bytes {lone} ({lone_residual})"
         others = f", and to {lone} at {left_out[0]:,} bytes"  # where it is good to that band: t32_labs03
     trust = (f"so a time it predicts is good to about that band{others}" if worst <= 0.5 else
              "outside the ±50% tolerance within which lesson 00 predicts with a fit: the exercises still use "
              f"it, as the model you practise, but a time it predicts is good to about "
              f"{band_words(fit_band(fit))} of it only{others}")
     return (f"{link_fit.name}: alpha {fit.alpha * 1e6:,.1f} µs, beta {fit.beta / 1e9:.2f} GB/s; {sizes} "
-            f"measured {band_words(fit_band(fit))} of what one alpha and one beta predict for it{far} "
-            f"(residuals up to ±{worst:.0%} of the measured time), {trust}.")
+            f"measured {band_words(fit_band(fit))} of what one alpha and one beta predict for it "
+            f"({kept} of the measured time){far}, {trust}.")
 
 
 def lesson_link_note(link_fit) -> str:
@@ -560,7 +561,7 @@ def measured_report(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun])
     pp_rounds = {name: run.ping_pong_seconds() for name, run in timed.items()}
     medians = {name: (_median(run.link_seconds()), _median(run.ping_pong_seconds()))
                for name, run in timed.items()}
-    say(miss_answer(rounds, pp_rounds, medians))   # the answer in short sentences; how it was reached, collapsed
+    say(miss_answer(rounds, pp_rounds, medians, dict(zip(timed, ratios)), _own_bands(link, timed)))
     how_measured("the rounds against the model, and every round",
                  _wrapped(miss_sentence(ratios, pp_ratios, fit_band(link), rounds, pp_rounds,
                                         table_pairs(link_fit, timed.values()), band_source(link), medians,

@@ -125,6 +125,22 @@ def worst_residual(fit) -> float:
                for n, t in zip(fit.sizes, _measured_times(fit)))
 
 
+def residual_words(fit) -> tuple[str, str]:
+    """The residuals the link's sentence names, as its table prints them (``size_row``): ("residuals up to
+    ±10%", "") where the band keeps every size; else the range over the band's sizes ("residuals -31% to
+    +21%") and the left-out size's own ("residual +50%"), so a ± stretched by that one size is never said of
+    the rest (t39_labs03: "up to ±50%" beside sizes that ran -31% to +21%)."""
+    left_out = band_left_out(fit)
+    if left_out is None:
+        return f"residuals up to ±{worst_residual(fit):.0%}", ""
+    printed = {n: size_row(fit, n, t)[3] if math.isfinite(t) else 1.0
+               for n, t in zip(fit.sizes, _measured_times(fit))}
+    far = printed.pop(left_out[0])
+    lo, hi = (claims.signed_percent(r) for r in (min(printed.values()), max(printed.values())))
+    kept = f"residuals {lo}" if lo == hi else f"residuals {lo} to {hi}"
+    return kept, f"residual {claims.signed_percent(far)}"
+
+
 def band_words(band: tuple[float, float]) -> str:
     """"0.83-1.33x" (two decimals, as the page prints ratios), "1.00x" where both ends print alike, "0.50x or
     more" where it has no upper end."""
