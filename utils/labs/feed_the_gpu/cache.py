@@ -117,7 +117,8 @@ def cache_take_away(choose_cache: Callable, setup: LabSetup, load: float) -> str
     share, of_l = as_printed(room / len(dataset), 2), as_printed(printed_ratio(saved, nominal), 2)
     of_best = printed_ratio(saved, best)
     return (f"- Your cache keeps {room} items ({share:.0%} of the data set) and saves {saved:.2f} s of an epoch's "
-            f"reading by the data set's nominal read costs, {of_l:.0%} of its nominal L = "
+            f"reading by the data set's nominal read costs (each item's read time as your draw sets it, "
+            f"not timed), {of_l:.0%} of its nominal L = "
             f"{nominal:.2f} s (measured: L = {load:.2f} s), {of_best:.0%} of the {best:.2f} s that room can "
             f"save at most; "
             f"the first {room} items would save {first:.2f} s (nominal costs too). "

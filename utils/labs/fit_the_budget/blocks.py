@@ -7,7 +7,7 @@ calculator's lines, and learns where in backward a recompute falls.
 
     CASE = blocks_case(SETUP)                  # this machine's: the lab's GPT and a budget set between peaks
     check_blocks(fewest_checkpoints, CASE)     # measured here and on hidden shapes and budgets
-    print(blocks_take_away(fewest_checkpoints, CASE, COSTS, cost_rounds=COST_ROUNDS))   # the cost table's
+    show_blocks_take_away(fewest_checkpoints, CASE, COSTS, cost_rounds=COST_ROUNDS)   # the cost table's
 
 Every peak is measured with lesson 06's ``measure_peak`` (``MemTracker`` on the CPU,
 ``torch.cuda.max_memory_allocated`` on a GPU) of a step with the lab's ``plan_loss``. Each case's budget sits
@@ -26,6 +26,7 @@ from functools import lru_cache, partial
 import torch
 
 from utils import checks, claims
+from utils.details import how_measured
 from utils.labs.fit_the_budget.checks import NOISE_FLOOR, cost_noise, noise_side
 from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
@@ -208,18 +209,30 @@ def check_blocks(fewest: Callable, case: BlocksCase, show: bool = True) -> check
     return checks.run_check("blocks", body, show=show, hint=checks.stub_message(BANK, "B"))
 
 
+def show_blocks_take_away(fewest: Callable, case: BlocksCase, costs: dict, rounds: int = 5,
+                          cost_rounds: dict[str, list[float]] | None = None) -> None:
+    """Prints exercise B's answer (``blocks_take_away``'s first part); how the step was timed and the cost
+    model's prediction beside it go into the collapsed block, one click away (t39: 150 visible words)."""
+    answer, worked = blocks_take_away(fewest, case, costs, rounds, cost_rounds)
+    print(answer)
+    if worked:
+        how_measured("your blocks' step against every block's, and the cost model's prediction", worked)
+
+
 def blocks_take_away(fewest: Callable, case: BlocksCase, costs: dict, rounds: int = 5,
-                     cost_rounds: dict[str, list[float]] | None = None) -> str:
+                     cost_rounds: dict[str, list[float]] | None = None) -> tuple[str, str]:
     """What exercise B showed, printed from the run once ``fewest`` gives the fewest blocks that fit: where
     they sit against the same number nearest the loss (measured), and the step's time against every block's
     (paired rounds), beside the cost model's prediction from the one figure the lab measured for every block
     (``costs["every block"]``), allowed the cost table's printed noise (``cost_noise`` of ``cost_rounds``; the
-    course's floor where not given). Never raises on a wrong or unfinished answer."""
+    course's floor where not given). Returns (the answer, the worked detail: how the step was timed and the
+    cost model beside it; "" where there is no fitting plan yet). Never raises on a wrong or unfinished
+    answer."""
     try:
         blocks = _as_blocks(fewest(case.shape, case.batch, case.usable), case, "fewest_checkpoints()")
         _judge(blocks, case)
     except BaseException as exc:  # noqa: BLE001 - a stub, or a wrong answer: the check says why
-        return f"fewest_checkpoints() gave no fitting plan yet ({type(exc).__name__}): its check says why."
+        return f"fewest_checkpoints() gave no fitting plan yet ({type(exc).__name__}): its check says why.", ""
     k, depth, usable = len(blocks), case.shape.depth, case.usable / MB
     lines = [f"Your blocks for exercise B's budget: {k} of {depth} checkpointed, measured "
              f"{peak_of(case, blocks) / MB:.1f} MB of {usable:.1f} MB usable{case.label}."]
@@ -233,16 +246,21 @@ def blocks_take_away(fewest: Callable, case: BlocksCase, costs: dict, rounds: in
     named = "the cost table's ± {:.2f}, printed with the costs"   # in the cost table's lines, with each cost
     table = (claims.as_printed(cost_noise(cost_rounds), 2), named) \
         if cost_rounds else (NOISE_FLOOR, "the course's {:.2f} timing floor, the cost table's noise not given")
-    lines.append(_timing(blocks, case, costs["every block"], rounds, costs.get("chunked loss", 0.0), table))
+    answer, worked = _timing(blocks, case, costs["every block"], rounds, costs.get("chunked loss", 0.0), table)
+    return _wrapped(lines + [answer]), _wrapped([worked])
+
+
+def _wrapped(lines: list[str]) -> str:
     return "\n".join(textwrap.fill(line, 110, subsequent_indent="  ") for line in lines)
 
 
 def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int, loss: float = 0.0,
-            table: tuple[float, str] = (NOISE_FLOOR, "the course's {:.2f} timing floor")) -> str:
+            table: tuple[float, str] = (NOISE_FLOOR, "the course's {:.2f} timing floor")) -> tuple[str, str]:
     """The step checkpointing ``blocks`` against the step checkpointing every block, paired in interleaved
     rounds (both with the chunked loss); ``every``: every block's extra share over the plain step, the one
     figure the lab's cost table measured for it, and ``loss`` the chunked loss's, from which the cost model
-    (the lab's: 1 + c + l) predicts the ratio; ``table``: the cost table's noise and the words naming it."""
+    (the lab's: 1 + c + l) predicts the ratio; ``table``: the cost table's noise and the words naming it.
+    Returns (the measured ratio and its verdict, one sentence; how it was timed and the cost model beside it)."""
     calls = {}
     for name, chosen in (("yours", blocks), ("every block", _first(case.shape.depth))):
         model, optimizer = new_model(case.shape, case.device)
@@ -257,13 +275,15 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
     predicted, none, model = _cost_model(every, loss, k, depth)
     side, note = noise_side(ratio, spread, paired)
     said = _side_words(side, claims.within_noise(ratio, spread))
-    return (f"Its step took {ratio:.2f}x ± {spread:.2f} the time of the step checkpointing every block "
-            f"(fastest of {rounds} interleaved rounds each, both with the chunked loss"
-            f"{note}): {said}{case.label}. "
-            f"The cost model, with every block's {_cost(every)} and the chunked loss's {_cost(loss)} from "
-            f"the cost table, predicts {model} for {k} of {depth} blocks: "
-            + _model_gap(ratio, predicted, spread, *table, reaches_none=ratio <= none)
-            + _under_no_recompute(ratio, none, spread, table[0], blocks=k))
+    answer = (f"Its step took {ratio:.2f}x ± {spread:.2f} the time of the step checkpointing every block, "
+              f"{said}{case.label}.")
+    worked = (f"Both steps timed with the chunked loss, the fastest of {rounds} interleaved rounds each, the ± "
+              f"the paired rounds' spread (at least {NOISE_FLOOR:.2f}){note}. "
+              f"The cost model, with every block's {_cost(every)} and the chunked loss's {_cost(loss)} from "
+              f"the cost table, predicts {model} for {k} of {depth} blocks: "
+              + _model_gap(ratio, predicted, spread, *table, reaches_none=ratio <= none)
+              + _under_no_recompute(ratio, none, spread, table[0], blocks=k))
+    return answer, worked
 
 
 def _side_words(side: str | None, covered: bool) -> str:
