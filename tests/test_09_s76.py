@@ -129,3 +129,16 @@ def test_a_launch_whose_only_finding_is_against_its_reference_holds_none_past_th
         row = verdicts.judge(claims.BY_ID[claim_id], _m(AGAINST_REFERENCE), {})
         assert split_alone.FINDING_IN_EVERY_LAUNCH not in row.evidence
         assert f"against a 1x bound, {split_alone.LAUNCHES_DISAGREE}" in row.evidence
+
+
+# t40 run: every launch's median within noise of 1x, each with a round lesson 02 reads as a finding
+ROUNDS_ONLY = [{"where": w, "verdict": "within noise: no effect shown; 2 of 5 rounds above the bound (up to 1.12x): "
+                "1 of them beyond the rounds' spread of the median (± 0.03): a finding to explain"}
+               for w in ("section 3", "section 5", "section 8")]
+
+
+def test_launches_alike_in_their_medians_but_each_with_a_round_finding_read_above_the_bound():
+    for claim_id in ("A10", "B5"):
+        row = verdicts.judge(claims.BY_ID[claim_id], _m(ROUNDS_ONLY), {})
+        assert f"against a 1x bound, {split_alone.FINDING_IN_EVERY_LAUNCH}: a finding to explain" in row.evidence
+        assert "none of its 3 launches above the 1x bound" not in row.evidence
