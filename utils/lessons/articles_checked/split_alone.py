@@ -57,8 +57,8 @@ def launches_text(record: dict) -> str:
 
 
 LAUNCHES_DISAGREE = "inconclusive: the launches disagree"  # not "above the bound": split_takes_turns reads Noisy
-# Launches whose medians read differently against 1x, yet each holds a finding to explain (its median past the
-# bound, or a round lesson 02 reads as one): they agree on a finding, and the row's check reads it (AboveBound)
+# Launches that each hold a finding past the 1x bound (its median, or a round lesson 02 reads as one), whether
+# their medians read alike or not: they agree on a finding, and the row's check reads it (AboveBound)
 FINDING_IN_EVERY_LAUNCH = "above the bound in every launch (its median, or a round lesson 02 reads as a finding)"
 
 
