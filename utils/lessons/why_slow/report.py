@@ -491,7 +491,7 @@ def hardware_sentences(rows, ranges, pairs, profile, half: str, mine_name: str, 
     if roof.threads:
         one, bw1 = profile.peak("fp32", roof.threads), profile.bandwidth(roof.threads)
         text += (f" and by the threads ({fp32.threads} threads multiply the fp32 peak by "
-                 f"{over(fp32.best, one.best):.1f} and the bandwidth by {over(bw.best, bw1.best):.1f}); beside "
+                 f"{over(fp32.best, one.best):.2f} and the bandwidth by {over(bw.best, bw1.best):.2f}); beside "
                  f"the GPUs' memory, this CPU's bandwidth is STREAM's, {stream_place(bw)}")
     used = [(f"{half} peak", top), ("fp32 peak", fp32), ("bandwidth", bw)]
     if roof.threads:
