@@ -35,6 +35,7 @@ from utils.lessons.model_split.rounds_above import (past_reach_words, rounds_abo
                                                     rounds_in_noise, rounds_past_devices)  # re-exported
 from utils.lessons.model_split.host import WHO_WAITED, load_note  # noqa: F401 (load_note re-exported)
 from utils.lessons.model_split.runs import PipelineRun, Row
+from utils.lessons.model_split.work_words import reference_reach
 from utils.tables import Table
 
 # explain_row's verdicts and thresholds (verdict_table shows them in words): in verdicts.py, re-exported
@@ -282,13 +283,14 @@ def _past_devices_apart(r: Row, said: str) -> str:
         "a finding to explain" if len(shown) == 1 else "findings to explain")
 
 
-def _passed(r: Row, reference: float, name: str, note: str = "") -> str:
+def _passed(r: Row, reference: float, name: str, note: str = "", edge: float | None = None) -> str:
     """A median above a reference measured in the run (as printed), read by the noise rule: the median minus
-    the rounds' spread at or under it is within that spread; beyond it, a finding to explain. ``note``: what
-    sets this figure apart from another printed beside it ("imbalance included, ...")."""
+    the rounds' spread at or under it (or under ``edge``, the most its figures' rounding allows) is within that
+    spread; beyond it, a finding to explain. ``note``: what sets this figure apart from another printed beside
+    it ("imbalance included, ...") or gives its edge."""
     value, spread = printed(r)
     said = f"above {name} ({reference:.2f}x{note})"
-    if value - spread <= as_printed(reference, 2):
+    if value - spread <= as_printed(max(reference, edge or reference), 2):
         return f"{said}, within the rounds' spread (± {spread:.2f})"
     return f"{said} by more than the rounds' spread (± {spread:.2f}): a finding to explain"
 
@@ -312,7 +314,14 @@ def past_work_reference(r: Row) -> str:
         return f"within the work-scaled reference ({wb:.2f}x){_under_share(r)}"
     if above_as_printed(r.speedup, r.bound) and value - spread <= as_printed(wb, 2):  # cell 33's words, as printed
         return f"within the work-scaled reference ({wb:.2f}x) plus the rounds' spread (± {spread:.2f})"
-    return _passed(r, wb, "its work-scaled reference")
+    # a reference worked from whole-ms figures is known only to their rounding: past it only beyond that edge
+    reach = reference_reach(r.bound, *r.work_ms)
+    if reach is None:  # every median is within a reference its rounding cannot bound
+        return _passed(r, wb, "its work-scaled reference", ", unbounded within its whole-ms work figures' rounding",
+                       float("inf"))
+    wider = as_printed(reach, 2) > as_printed(wb, 2)
+    note = f", up to {reach:.2f}x within its whole-ms work figures' rounding" if wider else ""
+    return _passed(r, wb, "its work-scaled reference", note, reach)
 
 
 def past_prediction(r: Row) -> str:

@@ -9,6 +9,15 @@ def sum_rounding(figures: int) -> float:
     return 0.5 * figures
 
 
+def reference_reach(bound: float, stages_ms: list, one_ms: float) -> float | None:
+    """The highest work-scaled reference (bound / work) the whole-ms work figures allow: each printed figure may
+    be off by half a ms, so the stages' sum may be ``sum_rounding`` lower and one device's 0.5 ms higher; the
+    same allowance section 8's work rise reads (67 + 90 against 134: 134.5 / 156 = 0.86x, beside 0.85x). None
+    where the figures are so small that their rounding leaves no work at all (then no edge can be read)."""
+    least = sum(stages_ms) - sum_rounding(len(stages_ms))
+    return bound * (one_ms + 0.5) / least if least > 0 else None
+
+
 def covers_words(reached: list, missed: list, unsure: list = (), rounding: float = 0.0) -> str:
     """What a work rise accounts for, from ``placement.work_reach``'s lists, after "accounts for" (at least as
     large, the median alone also within its spread: "covers" is kept for a figure ± its spread): every reading,
