@@ -21,7 +21,8 @@ from utils.tables import Table
 
 __all__ = ["say", "headline", "medians_note", "fmt_seconds_as_printed", "full_table", "speedup_claim", "verdict_against",
            "WIDTH", "folded", "above_reference", "beside_reference", "passed_references",
-           "references_reading", "pair_spread", "ties", "agree_within", "again_sentence", "stored_size_words"]
+           "references_reading", "pair_spread", "ties", "agree_within", "again_sentence", "stored_size_words",
+           "FOLD_CLAIM", "baseline_again"]
 
 WIDTH = 110  # no visible output line is wider (the learner's form)
 
@@ -430,3 +431,31 @@ def held_words(ops: list[str]) -> str:
                 "weights while it runs, not fewer bytes")
     return ("and the compiled model's operators name neither an integer kernel nor a float matmul on packed "
             "weights: what it holds while it runs is not shown")
+
+
+# The closing-table row of section 2 names what is compared, not an outcome: the verdict beside it says where this
+# run's speedup stood (short of BN's share, at it within noise, or above it), so the row reads right either way.
+FOLD_CLAIM = "folding BN's speedup, beside BN's measured share of the time"
+
+
+def baseline_again(name: str, earlier: dict[str, bench.Measurement], here: bench.Measurement) -> str:
+    """One model's latency timed in several sets of rounds (the same model, batch and device): its median in each
+    section (``earlier``: by where it was timed, printed as those tables print it) and ``here`` (section 7's
+    table: ms, two decimals), and whether they agree. Worked from the figures as printed, half up: the slowest
+    over the fastest, against the largest middle-half spread of those runs. Within it: one latency, timed again;
+    beyond it: the machine ran at another speed between the sets of rounds. Either way each speedup is read
+    within its own rounds, so no section's speedup stands on another section's baseline. Lesson 04."""
+    shown = {where: fmt_seconds_as_printed(m.median) for where, m in earlier.items()}
+    shown["here"] = (f"{here.median * 1e3:.2f} ms", claims.as_printed(here.median * 1e3, 2) / 1e3)
+    seconds = [s for _, s in shown.values()]
+    apart = claims.half_up(max(seconds) / min(seconds) - 1)  # as a reader works it from the printed figures
+    widest = claims.half_up(max(spread(m) for m in [*earlier.values(), here]))
+    figures = ", ".join(f"{text} ({where})" for where, (text, _) in shown.items())
+    reading = (f"within the largest spread of those runs ({widest:.0%}, middle half / median): one latency, timed "
+               "again" if apart <= widest else
+               f"beyond the largest spread of those runs ({widest:.0%}, middle half / median): the machine ran at "
+               "another speed between these sets of rounds")
+    return (f"{name}, timed in {len(shown)} sets of rounds (the same batch, the same device): {figures}; the "
+            f"slowest is {apart:.0%} above the fastest, {reading}. Each speedup is a median of ratios within one "
+            "set of rounds, where the baseline and the variant met the same machine: a section's speedups stand on "
+            "its own baseline, not on another section's.")

@@ -313,6 +313,16 @@ def _from_printed(value: float, over: float, under: float, digits: int, scale: f
     return printed_rate_ratio(over, under, digits, scale)
 
 
+def _float_matmul_why(base_bytes: float, weight_bytes: float) -> str:
+    """Why a compute-bound pass whose matmul stays a float matmul has a 1x reference, in words that fit its
+    bytes a weight: fewer (int8 or int4 weight-only), or not fewer (a compiled fp32 model, or int8 by hand,
+    which moves more), so that no row is told of bytes it does not save."""
+    if weight_bytes < base_bytes:
+        return "the matmul stays a float matmul: fewer weight bytes do not shorten the arithmetic"
+    return (f"the same float matmul as its base, {base_bytes:g} bytes a weight -> {weight_bytes:g} (no fewer): "
+            "the arithmetic does not change")
+
+
 def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: float = 1,
                    int8_compute: bool = True, base_bytes: float = 4, compute: float | None = None,
                    base_compute: float | None = None, takes: Callable[[nn.Module], bool] | None = None,
@@ -366,7 +376,7 @@ def int8_reference(model: nn.Module, batch: int, rates: Rates, *, weight_bytes: 
                f"{baseline:.1f} G operations/s")
         value = _from_printed(value, quantized, baseline, 1)
     else:
-        why = "the matmul stays a float matmul: fewer weight bytes do not shorten the arithmetic"
+        why = _float_matmul_why(base_bytes, weight_bytes)
         if rates.int8_error and weight_bytes == 1:
             why += f" (no int8 matmul ran here: {rates.int8_error})"
     return Reference(kind, value, ops / fp32_bytes, ridge_point, why, regime, spread)
