@@ -43,8 +43,7 @@ def test_the_prediction_works_each_cost_from_its_rounds_and_names_the_fastest_as
     said = policy_cost.prediction_words(60.0 * MS, 8.0 * MS, _fastest(rounds), "1.10x ± 0.02", rounds)
     assert said.startswith("72.5-73.0 ms: the step (60.0) + the recomputed share of the blocks' forward (8.0)")
     assert ("in the first forward (+2.5: its whole forward alone's rounds, 1.10x ± 0.02: (1.10 - 1) x the plain "
-            "forward's 25.0 ms; not the fastest of each, 32.8 / 25.0 = 1.31x, which may pair different rounds"
-            in said)
+            "forward's 25.0 ms; not the fastest of each, 32.8 / 25.0 = 1.31x (" in said)
     assert "(+2.0 to +2.5: that pair, or the blocks' forwards', their rounds' median (1.10 - 1) x the plain " \
            "blocks' 19.8 ms: the blocks' forwards' table below;" in said
     # both pairs print one cost: said once, twice paid

@@ -127,10 +127,6 @@ def test_the_summary_and_claims_row_print_the_range_and_the_part_over_whole_note
     said = summary.checkpointing_summary(ckpt, (1.23, 0.02, [1.23]))   # 103.0 / 83.9 ms: 1.23x
     # (1.23 - 1) x 83.9 = 19.297 ms over 28.4 and 26.9 ms: the ratio read pair by pair, not 103.0 - 83.9
     assert "one extra forward, 1.32-1.34x here: 0.68-0.72 ± 0.10 of a forward" in said
-    note = summary.part_over_whole("blocks' forward", 0.0284, "forward", 0.0269, 0.02, "then this")
-    assert ("the 1.5 ms gap comes from timing them apart (1.06x the whole's time, the fastest run of each; its "
-            "± 0.02 from their paired rounds' own ratios: beyond their noise, a cause not timed apart here), and "
-            "then this.") in note
-    near = summary.part_over_whole("blocks' forward", 0.0275, "forward", 0.0269, 0.03)
-    assert ("(1.02x the whole's time, the fastest run of each; its ± 0.03 from their paired rounds' own ratios: "
-            "within their noise), and no figure") in near
+    note = summary.part_over_whole("blocks' forward", 0.0284, "forward", 0.0269, "then this")
+    assert note.endswith("the 1.5 ms gap comes from timing them apart, and then this.")
+    # with the rounds, the share is read round by round: tests/test_0506_s79.py (t40_0506 #1)

@@ -60,6 +60,13 @@ def fit_line(name: str, alpha: float, beta: float, sweep: dict[int, float]) -> s
             f"sizes it was fitted to within ±{worst:.0f}% of its measured time; {RESIDUAL})")
 
 
+def printed_fit_time(alpha: float, beta: float, size: int) -> float:
+    """The fit's time (seconds) for ``size`` bytes from alpha and beta as ``fit_line`` prints them (0.1 µs,
+    0.01 GB/s), so that a reader who redoes alpha + n/beta from the page finds the fit's column: the unrounded
+    beta (3.324 GB/s printed 3.32) once gave 5.140 ms where the printed figures give 5.146 (t40_0506 #3)."""
+    return as_printed(alpha, 1, 1e-6) * 1e-6 + size / (as_printed(beta, 2, 1e9) * 1e9)
+
+
 def farthest_printed(ratios: list[float], centre: float) -> float:
     """How far the farthest round lies from ``centre``, both as the page prints them (2 decimals): the ``±``
     beside "1.64x" is then 1.64 - 1.30 = 0.34 for a reader who redoes it, not 0.35 from unrounded ratios.

@@ -9,6 +9,7 @@ at both ends and the prediction is a range (t28_0506 #1).
     whole, blocks = policy_costs(CKPT_TIMES)                       # seconds, as the table prints them
     low, high = predicted_range(step, recomputed, CKPT_TIMES)      # seconds
     prediction_words(step, recomputed, CKPT_TIMES, "1.12x ± 0.04")  # "83.7-86.2 ms: the step (68.8) + ..."
+    part_over_whole(..., rounds=ROUNDS)             # a part against its whole, read round by round
     part_over_whole(..., rounds=ROUNDS, plain=("blocks' forward", "forward"))  # its share against the plain one's
 """
 
@@ -16,10 +17,7 @@ from __future__ import annotations
 
 from utils import claims
 from utils.lessons.memory.measure import step_ratio
-
-# which figure is which where a part is set against its whole: the ratio divides the two fastest runs, the
-# ones the table prints; only its ± comes from the rounds, paired, where each round gives a ratio of its own
-_WHICH = "the fastest run of each; its ± {pm:.2f} from their paired rounds' own ratios"
+from utils.lessons.memory.report import fastest_source
 
 PAIRS = {"whole": ("selective forward", "forward"), "blocks": ("selective blocks' forward", "blocks' forward")}
 
@@ -79,7 +77,8 @@ def prediction_words(step: float, recomputed: float, times: dict, policy_rounds:
     pair each end comes from, its ratio (the fastest of each) beside its rounds' (``policy_rounds``, e.g.
     "1.12x ± 0.04"), so that the 1.11x a reader meets is never read as the rounds' median. With ``rounds``
     (``policy_costs``), each cost is worked from its pair's rounds' median, and the fastest of each is said
-    beside it as a figure not used: it may pair an outlying round with another (t32_0506 #1)."""
+    beside it as a figure not used, with the rounds it comes from: one round's own ratio is not the median, and
+    "may pair different rounds" beside a pair from one round misread the table (t32_0506 #1, t40_0506 #2)."""
     whole, blocks = policy_costs(times, rounds)
     low, high = predicted_range(step, recomputed, times, rounds)
     (sel, plain), (sel_b, plain_b) = ((_ms(times[a]), _ms(times[b])) for a, b in PAIRS.values())
@@ -90,8 +89,8 @@ def prediction_words(step: float, recomputed: float, times: dict, policy_rounds:
     else:
         ratio, ratio_b = (policy_ratio(rounds, a, b) for a, b in PAIRS.values())
         first = (f"its whole forward alone's rounds, {policy_rounds}: ({ratio:.2f} - 1) x the plain forward's "
-                 f"{plain:.1f} ms; not the fastest of each, {sel:.1f} / {plain:.1f} = {fastest:.2f}x, which may pair "
-                 f"different rounds: the table below")
+                 f"{plain:.1f} ms; not the fastest of each, {sel:.1f} / {plain:.1f} = {fastest:.2f}x "
+                 f"({fastest_source(rounds, *PAIRS['whole'])}): the table below")
         # the blocks' rounds are printed too (t33_0506): the prediction's high end is a reader's to redo
         second = (f"that pair, or the blocks' forwards', their rounds' median ({ratio_b:.2f} - 1) x the plain "
                   f"blocks' {plain_b:.1f} ms: the blocks' forwards' table below")
@@ -104,54 +103,60 @@ def prediction_words(step: float, recomputed: float, times: dict, policy_rounds:
             f"time the same overhead, so both ends are read)")
 
 
-def part_over_whole(part: str, part_s: float, whole: str, whole_s: float, spread: float | None = None,
+def part_over_whole(part: str, part_s: float, whole: str, whole_s: float,
                     then: str = "no figure here is built on their difference",
                     rounds: dict | None = None, plain: tuple[str, str] | None = None) -> str:
     """A note where a timed part took longer than the timed whole that contains it (e.g. the blocks' forward
     and the whole loss's forward, timed apart): a part cannot take longer than its whole, so the gap comes
-    from timing them apart, and ``then`` says what is built on it. ``spread``: the pair's paired rounds' ±
-    (x the whole's time), printed so that "within" or "beyond" their noise is the reader's to check. "" where
-    the part is shorter. ``rounds`` and ``plain`` (the plain pair's (part, whole) names in ``rounds``): for a
-    pair that differs from the plain one only inside the part (the policy), its share is judged against the
-    plain pair's, not 1x (the head and loss take their time in both), from the rounds (``_against_share``;
-    t28_0506 #1, t76_0506 #1). Lesson 06."""
+    from timing them apart, and ``then`` says what is built on it. "" where the part is shorter. ``rounds``:
+    the part's share of its whole is read from them (``_against_share``), round by round, as every ratio on the
+    page is: the fastest run of each may come from different rounds, which once read 1.11x "beyond their noise"
+    where the rounds' own ratios gave 0.98x (t40_0506 #1). ``plain`` (the plain pair's (part, whole) names in
+    ``rounds``): for a pair that differs from the plain one only inside the part (the policy), its share is
+    judged against the plain pair's, not 1x (the head and loss take their time in both; t28_0506 #1,
+    t76_0506 #1). Lesson 06."""
     # as printed, in ms: 26.4 - 25.4 is 1.0
     part_ms, whole_ms = _ms(part_s), _ms(whole_s)
-    if rounds is not None and plain is not None:
+    if rounds is not None:
         return _against_share(part, part_ms, whole, whole_ms, then, rounds, plain)
     if part_ms <= whole_ms:
         return ""
-    gap = f"the {part_ms - whole_ms:.1f} ms gap comes from timing them apart"
-    if spread is not None:
-        ratio, pm = claims.half_up(part_ms / whole_ms, 2), claims.as_printed(spread, 2)
-        within = claims.within_noise(ratio, pm)
-        gap += (f" ({ratio:.2f}x the whole's time, {_WHICH.format(pm=pm)}: "
-                + ("within" if within else "beyond") + " their noise"
-                + ("" if within else ", a cause not timed apart here")
-                + ")")
     return (f"The {part} ({part_ms:.1f} ms) took longer than the {whole} that contains it "
-            f"({whole_ms:.1f} ms): {gap}, and {then}.")
+            f"({whole_ms:.1f} ms): the {part_ms - whole_ms:.1f} ms gap comes from timing them apart, and {then}.")
 
 
 def _against_share(part: str, part_ms: float, whole: str, whole_ms: float, then: str, rounds: dict,
-                   plain: tuple[str, str]) -> str:
-    """``part_over_whole`` against the plain pair's share, each share read as the page reads every ratio: the
-    median of its rounds' own ratios, ± their spread, at least 2 % (``measure.step_ratio``), the two judged by
-    the noise rule between two figures (``claims.runs_agree``). "" where they agree and the part is no longer
-    than its whole (the fastest of each, as the table prints them). A "beyond" names the rounds that carry it
-    (``_rounds_apart``): the fastest of each may all be one round's, which alone once read 1.00x against 0.91x
-    "beyond their noise" where the rounds' medians agreed (t76_0506 #1)."""
+                   plain: tuple[str, str] | None) -> str:
+    """``part_over_whole`` from the rounds, each share read as the page reads every ratio: the median of its
+    rounds' own ratios, ± their spread, at least 2 % (``measure.step_ratio``), against the plain pair's share
+    (``plain``) by the noise rule between two figures (``claims.runs_agree``), or, with no ``plain``, against 1x
+    (the most a part can take of its whole). "" where they agree, or the part's share lies under 1x, and the
+    part is no longer than its whole (the fastest of each, as the table prints them). A "beyond" names the
+    rounds that carry it (``_rounds_apart``): the fastest of each may all be one round's, which alone once read
+    1.00x against 0.91x "beyond their noise" where the rounds' medians agreed (t76_0506 #1)."""
     share, pm, each = step_ratio(rounds, part, whole)
-    base, base_pm, base_each = step_ratio(rounds, *plain)
+    if plain is None:   # against 1x: a part takes at most its whole's time
+        base, base_pm, base_each = 1.0, 0.0, [1.0] * len(each)
+    else:
+        base, base_pm, base_each = step_ratio(rounds, *plain)
     within = claims.runs_agree(share, pm, base, base_pm)
-    if within and part_ms <= whole_ms:
+    shorter = plain is None and not within and share < base   # under 1x beyond the noise, as a part must be
+    if (within or shorter) and part_ms <= whole_ms:
         return ""
     head = "took longer than" if part_ms > whole_ms else "is set against"
+    read = f"the median of its {len(each)} rounds' own ratios, ± their spread, at least 2 %"
     said = (f"The {part} ({part_ms:.1f} ms) {head} the {whole} that contains it ({whole_ms:.1f} ms; the fastest "
-            f"run of each): in their rounds, {share:.2f}x ± {pm:.2f} the whole's time, against {base:.2f}x "
-            f"± {base_pm:.2f} in the plain pair ({plain[0]} / {plain[1]}; each the median of its {len(each)} "
-            f"rounds' own ratios, ± their spread, at least 2 %; the head and loss run outside the policy, so the "
-            f"shares should match): ")
+            f"run of each, {fastest_source(rounds, part, whole)}): in their rounds, {share:.2f}x ± {pm:.2f} the "
+            f"whole's time")
+    if plain is None:
+        said += f" ({read}), against 1x, the most a part can take of its whole: "
+    else:
+        said += (f", against {base:.2f}x ± {base_pm:.2f} in the plain pair ({plain[0]} / {plain[1]}; each {read}; "
+                 f"the head and loss run outside the policy, so the shares should match): ")
+    if shorter:
+        return said + f"shorter than its whole beyond their noise, so the gap is the fastest runs' alone; {then}."
+    if within and plain is None:
+        return said + f"within their noise of it, so the gap is the fastest runs' alone, not a finding; {then}."
     if within:
         return said + f"within their noise; {then}."
     return said + _rounds_apart(each, pm, base_each, base_pm) + f"; {then}."

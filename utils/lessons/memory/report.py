@@ -206,7 +206,7 @@ def median_rule(rounds: dict[str, list[float]], name: str, reference: str, what:
     "{what} is the rounds' median, as the prediction reads it: 1.10x; its ± is half the middle half's range, ...
     ± 0.05", then any round lying far outside the rest (``outlying_clause``: t28_0506), then the fastest of
     each, "26.3 / 22.1 = 1.19x, {fastest}, is not the prediction's figure (both from round 6, that round's own
-    ratio, not the median)", its rounds named from the table (``_fastest_source``: t39_0506 #3), so
+    ratio, not the median)", its rounds named from the table (``fastest_source``: t39_0506 #3), so
     that a reader redoing the prediction from the page uses the median, not the fastest (t34_0506 #2: the
     caption called the fastest "the figure" though the prediction read the median). ``fastest``: where the page
     prints or uses that pair's fastest runs (the ms parts; the step times' first table)."""
@@ -217,7 +217,7 @@ def median_rule(rounds: dict[str, list[float]], name: str, reference: str, what:
             # no clause here names the rounds across 1x: the outlying clause names them itself (t35_0506 #2)
             + outlying_clause(list(enumerate(each, 1)), median, spread, across_named=False)
             + f". The fastest of each, {slow:.1f} / {fast:.1f} = {claims.half_up(slow / fast, 2):.2f}x, {fastest}, "
-              f"is not the prediction's figure ({_fastest_source(rounds, name, reference)}, not the median)")
+              f"is not the prediction's figure ({fastest_source(rounds, name, reference)}, not the median)")
 
 
 def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, median: float) -> str:
@@ -230,11 +230,11 @@ def _fastest_apart(rounds: dict[str, list[float]], name: str, reference: str, me
     if f"{fastest:.2f}" == f"{median:.2f}":
         return ""
     return (f". The fastest runs of each (the rounds' table above) divide to {slow * 1e3:.1f} / {fast * 1e3:.1f}"
-            f" = {fastest:.2f}x ({_fastest_source(rounds, name, reference)}): the verdict reads the rounds pair by "
+            f" = {fastest:.2f}x ({fastest_source(rounds, name, reference)}): the verdict reads the rounds pair by "
             "pair")
 
 
-def _fastest_source(rounds: dict[str, list[float]], name: str, reference: str) -> str:
+def fastest_source(rounds: dict[str, list[float]], name: str, reference: str) -> str:
     """Where the fastest time of each came from, as a reader finds it in the rounds' table: "both from round 6,
     that round's own ratio", or "from different rounds, a: round 7; b: round 5"."""
     mine, ref = _fastest_rounds(rounds[name]), _fastest_rounds(rounds[reference])
