@@ -32,9 +32,15 @@ def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blo
     out = (f"Section 1 timed other work: a forward pass of {blocks.depth} whole blocks of width {blocks.width} "
            f"(attention and MLP, an all-reduce after each), {pass_x:.2f}x ± {pass_spread:.2f}; this section one "
            f"MLP block's forward and backward step at width {row['width']}, {step_x:.2f}x ± {step_spread:.2f}")
+    shown = [as_printed(v, 2) for v in (pass_x, pass_spread, step_x, step_spread)]
     # the course's noise rule between two runs (either median ± its spread covers the other's), as printed
-    if runs_agree(*(as_printed(v, 2) for v in (pass_x, pass_spread, step_x, step_spread))):
+    if runs_agree(*shown):
         return out + f": the two agree within their noise{label}."
+    if not ranges_apart(*shown):   # "differ beyond their noise" only where the ranges do not touch (t40_0708 #1)
+        top, foot = ranges_edges(*shown)
+        return (out + f": neither's ± covers the other's median, but their ranges touch (the lower reaches up to "
+                f"{top:.2f}x, the higher down to {foot:.2f}x): no difference beyond their noise shown, so none to "
+                f"explain{label}.")
     lower = "section 1's pass" if pass_x < step_x else "this section's step"
     lower_compute, higher_compute = ((pass_compute, step_compute) if pass_x < step_x else
                                      (step_compute, pass_compute))
@@ -50,6 +56,20 @@ def pass_beside_step(pass_x: float, pass_spread: float, pass_compute: float, blo
                 if lower_compute < higher_compute else
                 f"not less in {lower}, so the compute per all-reduce does not explain it; this run does not "
                 "time apart what does (attention, the backward pass, one pass against one step)") + f"{label}.")
+
+
+def ranges_edges(x1: float, s1: float, x2: float, s2: float) -> tuple[float, float]:
+    """(the lower figure's top, the higher figure's foot): each median with its ± as printed, half up."""
+    (low, low_spread), (high, high_spread) = sorted([(x1, s1), (x2, s2)])
+    return half_up(low + low_spread, 2), half_up(high - high_spread, 2)
+
+
+def ranges_apart(x1: float, s1: float, x2: float, s2: float) -> bool:
+    """Whether two figures with a ± differ beyond their noise: the higher's foot above the lower's top, the
+    ranges not touching. The lesson's one rule for "they differ beyond their noise" (section 5's
+    ``inference.rose_apart`` reads it so too). Figures as printed."""
+    top, foot = ranges_edges(x1, s1, x2, s2)
+    return foot > top
 
 
 LOAD_GATE = 0.2   # cores' worth of other programs' CPU above which the load names a busy moment
