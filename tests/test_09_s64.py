@@ -25,7 +25,7 @@ def test_a_fastest_of_ratio_beyond_the_floor_is_inconclusive_every_branch():
     assert "lesson 04 §3 times zeros in a dense kernel in paired rounds too" in row.evidence
     within = _figures() | _prune(2.88, [0.97, 0.99, 1.00, 1.01, 0.98])  # paired: 0.99x ± 0.01, covers 1x
     assert verdicts.judge(claims.BY_ID["B12"], within, {}).check == verdicts.AGREES
-    assert "paired rounds 0.99x ± 0.01 (5 rounds): within noise of 1x" in verdicts.judge(
+    assert "0.99x ± 0.01 the dense time in 5 paired rounds (within noise of 1x" in verdicts.judge(
         claims.BY_ID["B12"], within, {}).evidence
     # every round below 1x, though the median ± spread touches it: not noise
     below = _figures() | _prune(2.88, [0.98, 0.98, 0.99, 0.99, 0.99])

@@ -43,6 +43,6 @@ def test_lesson_07s_step_within_noise_of_make_bench():
 
 def test_lesson_07s_step_outside_make_benchs_spread_disagrees():
     said = _a21(_recorded(1.20, 2.0, rounds=[1.18, 1.19, 1.20, 1.21, 1.22], what=WHAT))
-    assert "1.20x ± 0.01 (5 rounds, 1.18x to 1.22x): neither median ± its spread covers the other's, so the two " \
+    assert "1.20x ± 0.01 (5 rounds, 1.18x to 1.22x; its ± read at the 2% floor, ± 0.02): neither median ± its spread covers the other's, so the two " \
            "runs disagree" in said, said
     assert "within noise of each other" not in said

@@ -87,7 +87,7 @@ def test_b12_calls_a_ratio_within_noise_the_same_time():
         assert "within noise of 1x, the same time, no gain and no loss" in said, said
         assert "faster," not in said and "slower" not in said
     beyond = zeroed.reading({"dense": 1e-3, "zeroed": 1.1e-3, "zeroed_rounds": [1.10, 1.09, 1.11, 1.10, 1.12]}, 0.02)
-    assert ": slower, beyond" in beyond, beyond
+    assert " (slower, beyond" in beyond, beyond
 
 
 # --- #3: row A19 ranks neighbours only where their spreads separate them --------------------------------------

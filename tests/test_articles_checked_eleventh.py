@@ -55,12 +55,12 @@ def test_zeroed_weights_within_the_floor_on_both_sides_are_noise_not_slower():
     slower = _figures() | _paired(5.49)
     words, said = summary_rows.zeroed_unpaid(slower)
     assert said.startswith("slower than the dense layer, beyond the noise"), said
-    assert "paired rounds 1.03x ± 0.01 (5 rounds): slower" in _b12(slower), _b12(slower)
+    assert "1.03x ± 0.01 the dense time in 5 paired rounds (slower" in _b12(slower), _b12(slower)
     assert verdicts.judge(claims.BY_ID["B12"], slower, {}).check == verdicts.AGREES
     # 0.97x ± 0.01 is faster beyond the spread: B12 disagrees, B18 leaves it out of the cures that failed
     faster = _figures() | _paired(5.17)
     assert summary_rows.zeroed_unpaid(faster) is None
-    assert "paired rounds 0.97x ± 0.01 (5 rounds): faster" in _b12(faster)
+    assert "0.97x ± 0.01 the dense time in 5 paired rounds (faster" in _b12(faster)
     assert verdicts.judge(claims.BY_ID["B12"], faster, {}).check == verdicts.DISAGREES
 
 

@@ -64,7 +64,7 @@ def test_b18_names_b12s_zeroed_connections_where_they_gave_no_speed_up_every_bra
             "speed-up; its condition failed, which its verdict allows; row B8's check: agrees); (2) B12's zeroed "
             "connections, 1.00x ± 0.01 the dense time in paired rounds (within "
             "noise of the dense layer: no speed-up, which its verdict allows; row B12's check: agrees)") in said, said
-    assert "half the weights zeroed 5.33 ms, 1.00x the dense time" in verdicts.judge(claims.BY_ID["B12"], m,
+    assert "half the weights zeroed 5.33 ms, 1.00x ± 0.01 the dense time" in verdicts.judge(claims.BY_ID["B12"], m,
                                                                                       {}).evidence
     slower = _b18(_figures() | {"compressed": _compressed(1900, 200)} | _zeroed(5.60))
     assert ("in this run one cure did not pay: (1) B12's zeroed connections, 1.05x ± 0.01 the dense time in paired "

@@ -66,8 +66,7 @@ def test_a_tied_spread_is_read_at_the_noise_floor_within_noise():
     tied = _prune([1.04, 1.02, 0.94, 1.02, 1.02])  # 1.02x ± 0.00: the middle three tie, one round 6% faster
     assert zeroed.side(tied["prune"], 0.02) == zeroed.WITHIN
     assert zeroed.reading(tied["prune"], 0.02) == (
-        " (two fastest times; paired rounds 1.02x ± 0.00 (5 rounds): within noise of 1x, the same time, no gain "
-        "and no loss; its ± read at the 2% noise floor, as a ± under it is (the rounds range 0.94x to 1.04x))")
+        " (within noise of 1x, the same time, no gain and no loss; its ± read at the 2% noise floor, as a ± under it is (the rounds range 0.94x to 1.04x))")
     m = _figures() | tied
     assert summary_rows.zeroed_unpaid(m)[1].startswith("within noise of the dense layer")
     assert "slower" not in verdicts.judge(claims.BY_ID["B12"], m, {}).evidence.split("half the neurons")[0]
@@ -77,12 +76,12 @@ def test_beyond_the_floor_or_every_round_on_one_side_is_still_slower_or_faster()
     beyond = _prune([1.01, 1.02, 1.03, 1.04, 1.05])  # 1.03x ± 0.01: 1.03 - 0.02 clears 1x
     assert zeroed.side(beyond["prune"], 0.02) == zeroed.SLOWER
     said = zeroed.reading(beyond["prune"], 0.02)
-    assert ": slower, beyond the 2% noise floor; its ± read at the 2% noise floor" in said, said
+    assert " (slower, beyond the 2% noise floor; its ± read at the 2% noise floor" in said, said
     one_side = _prune([1.01, 1.01, 1.02, 1.02, 1.03])  # 1.02x ± 0.01 within the floor, but every round above
     assert zeroed.side(one_side["prune"], 0.02) == zeroed.SLOWER
-    assert ": slower, every round on that side of 1x" in zeroed.reading(one_side["prune"], 0.02)
+    assert " (slower, every round on that side of 1x" in zeroed.reading(one_side["prune"], 0.02)
     faster = _prune([0.96, 0.97, 0.97, 0.97, 0.98])  # 0.97x ± 0.00: 0.97 + 0.02 still under 1x
     assert zeroed.side(faster["prune"], 0.02) == zeroed.FASTER
     wide = _prune([1.01, 1.05, 1.09, 1.13, 1.17])  # its own ± over the floor: read as it is, no note
-    assert zeroed.reading(wide["prune"], 0.02).endswith(": slower, beyond the rounds' spread)")
+    assert zeroed.reading(wide["prune"], 0.02).endswith(" (slower, beyond the rounds' spread)")
     assert zeroed.read_spread(0.0, 0.02) == 0.02 and zeroed.read_spread(0.05, 0.02) == 0.05

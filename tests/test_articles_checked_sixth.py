@@ -108,8 +108,7 @@ def test_b4_and_b14_print_their_speed_up_beside_lesson_01s_ceiling():
     gelu = _pair(9.1e-3, 2.84e-3, (3.1, 3.15, 3.2, 3.25, 3.3), ceiling=11.0)
     said = wording.fused_words(gelu, ("GELU op by op", "fused into one kernel"), "one thread")
     assert said.startswith("GELU op by op 9.10 ms, fused into one kernel 2.84 ms (one thread, the fastest of 5 "
-                           "interleaved rounds each; 9.10 / 2.84 = 3.20x is the ratio of two fastest times, which "
-                           "need not come from one round); each round's own ratio (slow over fast in one round): "
+                           "interleaved rounds each, which need not come from one round); each round's own ratio (slow over fast in one round): "
                            "median 3.20x ± 0.05 (its 5 rounds, listed in the collapsed block of quick measurements "
                            "after section 9), the same result (largest difference 1e-07, within 1e-05); against its "
                            "bytes ceiling 11.00x (22 whole-tensor reads and writes cut to 2, lesson 01 §5): faster, "

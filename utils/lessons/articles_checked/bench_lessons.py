@@ -36,14 +36,28 @@ def run_figures(record: dict) -> tuple[float, float, list, float | None]:
     return claims.half_up(record["value"], 2), spread, rounds, work_scaled_reference(record)
 
 
+def read_spread(x: float, spread: float) -> float:
+    """The ± two runs are compared by: never under the course's 2% noise floor (as printed), so that a ± of
+    0.00, from a middle half that ties, never decides a disagreement (as ``zeroed.read_spread`` reads it)."""
+    return max(spread, claims.half_up(LEDGER_NOISE * x, 2))
+
+
 def figure_text(x: float, spread: float, rounds: list) -> str:
-    """"1.29x ± 0.00 (4 rounds, 1.25x to 1.39x; the middle rounds tie)": the median, its ±, and its rounds' count
-    and range; a ± of 0.00 says why (the middle half ties), read beside the whole range."""
+    """"1.29x ± 0.00 (4 rounds, 1.25x to 1.39x; the middle rounds tie; its ± read at the 2% floor, ± 0.03)": the
+    median, its ±, and its rounds' count and range; a ± of 0.00 says why (the middle half ties), and a ± under
+    the floor says that the comparison reads it at the floor (``read_spread``)."""
     if not rounds:
         return f"{x:.2f}x ± {spread:.2f} (no rounds kept: the {LEDGER_NOISE:.0%} floor)"
     low, high = (claims.half_up(r, 2) for r in (min(rounds), max(rounds)))
     tie = "; the middle rounds tie" if f"{spread:.2f}" == "0.00" and low != high else ""
-    return f"{x:.2f}x ± {spread:.2f} ({len(rounds)} rounds, {low:.2f}x to {high:.2f}x{tie})"
+    floor = (f"; its ± read at the {LEDGER_NOISE:.0%} floor, ± {read_spread(x, spread):.2f}"
+             if read_spread(x, spread) > spread else "")
+    return f"{x:.2f}x ± {spread:.2f} ({len(rounds)} rounds, {low:.2f}x to {high:.2f}x{tie}{floor})"
+
+
+def runs_agree(bx: float, bs: float, lx: float, ls: float) -> bool:
+    """The noise rule between two runs (``claims.runs_agree``), each ± read at no less than the floor."""
+    return claims.runs_agree(bx, read_spread(bx, bs), lx, read_spread(lx, ls))
 
 
 def beside_words(what: str, lesson: str, bench: dict, recorded: dict, bound: float) -> str:
@@ -54,7 +68,7 @@ def beside_words(what: str, lesson: str, bench: dict, recorded: dict, bound: flo
     (bx, bs, brounds, bref), (lx, ls, lrounds, lref) = run_figures(bench), run_figures(recorded)
     said = (f"make bench timed {what} at {figure_text(bx, bs, brounds)}, {lesson}, whose figure the rows "
             f"quote, at {figure_text(lx, ls, lrounds)}")
-    if claims.runs_agree(bx, bs, lx, ls):
+    if runs_agree(bx, bs, lx, ls):
         return said + ": within noise of each other (one median ± its spread covers the other's)"
     said += ": neither median ± its spread covers the other's, so the two runs disagree"
     if bref is None or lref is None:
@@ -202,7 +216,7 @@ def split_alone_words(bench: dict, recorded: dict) -> str:
                     if bx - bs <= reference else "past that too: a finding to explain"))
     said += (f"; lesson 02, whose figure rows A10 and B5 quote, at {figure_text(lx, ls, lrounds)} "
              f"({setup_words(bench, recorded, 'lesson 02')})")
-    if claims.runs_agree(bx, bs, lx, ls):
+    if runs_agree(bx, bs, lx, ls):
         return said + ": within noise of each other (one median ± its spread covers the other's)"
     return said + ": neither median ± its spread covers the other's, so the two runs disagree, and neither says why"
 

@@ -28,6 +28,8 @@ from utils.lessons.articles_checked.split_alone import (  # noqa: F401  (re-expo
     split_alone_words, split_explained, split_rounds_finding)
 from utils.lessons.articles_checked.busy_cores import (  # noqa: F401  (re-exported: rows and tests)
     MARGIN, busy_note, needs_quiet_cores, quiet, too_busy)
+from utils.lessons.articles_checked.peak_ratios import (  # noqa: F401  (re-exported: rows B13, B15)
+    WIDE_SPREAD, peak_ratio, too_wide)
 
 AGREES, DISAGREES, WAITING, BUSY = "agrees", "disagrees", "waits for a figure", "inconclusive: a busy machine"
 ABOVE, NOISY = "above its bound: a finding to explain", "inconclusive: noise-bound"  # report.NOISY_WORDS
@@ -35,9 +37,6 @@ STATES = (AGREES, DISAGREES, WAITING, BUSY, ABOVE, NOISY)
 # Lesson 07's article split read from its fastest pass (where a record kept no rounds, hence no spread): the
 # scatter allowed around 1x
 TURNS_NOISE = 0.05
-# A ceiling whose rounds spread wider than this (slowest over fastest - 1) is not one rate: a ratio of it
-# reads as inconclusive, however far its range lies from the comparison (a quiet machine gives one figure).
-WIDE_SPREAD = 0.5
 PIPELINE_CAUSE = "the stages' work below one device's"  # what raises the reference over 2m/(m+1)
 # lesson 02 §5's own verdict on such a median (``model_split.reference.EXPLAINED``), quoted, never re-judged
 # short: the rows' visible cell must hold the deciding clause whole, rounds past 2x included (the cause is
@@ -313,22 +312,6 @@ def bytes_dominate_4_mib(m) -> bool:
     return _sends(m)[2**22] > 2 * fixed_cost(m)
 
 
-def peak_ratio(m, dtype: str) -> tuple[float, float, float]:
-    """``dtype``'s matmul peak over fp32's, and how low and high it may read given both peaks' spreads (a rate
-    at its slowest round is about best / (1 + spread)): the ratio from the two peaks as the profile prints them
-    (G-units, one decimal), printed to one decimal, and both ends from that ratio and the spreads as printed
-    (whole per cent), so a reader redoes "4.7x / (1 + 59%) = 3.0x" from the page."""
-    other, fp32 = m["peaks"].peak(dtype), m["peaks"].peak("fp32")
-    ratio = words.as_printed(words.printed_ratio(other.best, fp32.best, 1, scale=1e9), 1)
-    other_spread, fp32_spread = (words.as_printed(c.spread, 2) for c in (other, fp32))
-    return ratio, ratio / (1 + other_spread), ratio * (1 + fp32_spread)
-
-
-def too_wide(m, dtype: str) -> bool:
-    """Whether ``dtype``'s peak or fp32's spread so widely over their rounds that their ratio is no evidence."""
-    return max(m["peaks"].peak(dtype).spread, m["peaks"].peak("fp32").spread) > WIDE_SPREAD
-
-
 def gain_where_units(m, dtype: str, has_units: bool) -> bool:
     """A gain over fp32 where the CPU has the units for ``dtype``, none to speak of (under 1.2x) where not;
     ``Noisy`` where the spreads let the ratio fall on either side of that line."""
@@ -381,15 +364,26 @@ def tensor_parallel_rounds(m) -> list[float]:
 
 def _tensor_parallel_beats_taking_turns(m) -> bool:
     """Row A21's condition: a batch's forward pass, every layer halved, faster than one device beyond the
-    rounds' spread, and faster than the article's halves that take turns (median against median, as rows A11
-    and A19 quote the split)."""
+    rounds' spread, and faster than the article's halves that take turns beyond the two medians' spreads (rows
+    A11 and A19 quote the split's median)."""
     needs_quiet_cores(m, "passes", 2)  # each worker needs a core of its own for either to gain
     rounds = tensor_parallel_rounds(m)
     # lesson 07's recorded pass past its bound: a finding, never agreement; a slower figure is said first
     return all_hold(lambda: faster_by_rounds(rounds, m["passes"]["bound"], "slower than one device",
                                              "tensor parallel"),
-                    lambda: paired(rounds)[0] > article_split_speedup(m)[0],
+                    lambda: beats_article_split(m, rounds),
                     lambda: not_past_bound(m, "tensor_parallel"))
+
+
+def beats_article_split(m, rounds: list[float]) -> bool:
+    """Tensor parallel's median against the article's split's, by the course's noise rule between two medians
+    (``runs_agree``: one median ± its spread covers the other's): ``Noisy`` there, a tie this run cannot
+    decide (t40_09 #1); else True where tensor parallel is the faster."""
+    split, with_rounds = article_split_speedup(m)
+    split_spread = paired(m["passes"]["article split rounds"])[1] if with_rounds else 0.0
+    if words.runs_agree(*paired(rounds), split, split_spread):
+        raise Noisy("tensor parallel against the article's split")
+    return paired(rounds)[0] > split
 
 
 BREAK_EVEN = 0.05  # packing within 5 % of what it saves: at break-even, within the timings' noise

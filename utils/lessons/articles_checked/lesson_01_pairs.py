@@ -36,8 +36,8 @@ def shared_conditions(what: str) -> str:
 
 
 def lesson_01_figures(record: dict, names: tuple[str, str]) -> tuple[str, tuple[float, float]]:
-    """"naive attention 10.4 ms, fused 2.20 ms: 10.4 / 2.20 = 4.73x, its fastest times' ratio; its 5 rounds' own
-    ratios: median 4.60x ± 0.04": lesson 01 §5's figures as it printed them, and the (median, spread) the noise
+    """"naive attention 10.4 ms, fused 2.20 ms (its fastest times); its 5 rounds' own ratios: median 4.60x ±
+    0.04": lesson 01 §5's times and the (median, spread) the noise
     rule reads, worked from its rounds as this page works its own (``figures.paired``): a spread sits beside the
     median it was measured around, not beside the fastest times' ratio. A record without rounds (an older
     ledger): its ratio ± its spread, as kept."""
@@ -45,13 +45,14 @@ def lesson_01_figures(record: dict, names: tuple[str, str]) -> tuple[str, tuple[
     rounds = record.get("rounds") or []
     # lesson 01 records its rounds' median as ``value`` and the fastest times' ratio apart, as ``fastest`` (since
     # t28); an older record kept the fastest times' ratio as ``value``
-    lead = f"{names[0]} {slow} ms, {names[1]} {fast} ms: {slow} / {fast} = {fastest_ratio(record):.2f}x"
-    if rounds:
+    times = f"{names[0]} {slow} ms, {names[1]} {fast} ms"
+    if rounds:  # one figure for the speed-up, the rounds' median: the fastest times' ratio is not printed beside it
         theirs = (paired(rounds)[0], record.get("spread", spread_of(record)))
-        return (f"{lead}, its fastest times' ratio; its {len(rounds)} rounds' own ratios: median {theirs[0]:.2f}x "
+        return (f"{times} (its fastest times); its {len(rounds)} rounds' own ratios: median {theirs[0]:.2f}x "
                 f"± {theirs[1]:.2f}{known_only_words(record)}", theirs)
     theirs = (record["value"], record.get("spread", spread_of(record)))
-    return f"{lead} ± {theirs[1]:.2f} (the ledger keeps no rounds: its ratio and spread as recorded)", theirs
+    return (f"{times}: {slow} / {fast} = {fastest_ratio(record):.2f}x ± {theirs[1]:.2f} (the ledger keeps no rounds: "
+            "its ratio and spread as recorded)", theirs)
 
 
 def known_only_words(record: dict) -> str:

@@ -35,11 +35,14 @@ def median_words(record: dict, ref: float, name: str = "its reference") -> str:
     return f"its median, {value:.2f}x, above {shown} {past}" if past else ""
 
 
-def rounds_past_reference(record: dict, ref: float) -> tuple[list[float], list[float], list[float], list[float]]:
-    """Every round past the reference (each as lesson 02 prints it), in four groups, by lesson 02's rule
+def rounds_past_reference(record: dict, ref: float) -> tuple[list[float], ...]:
+    """Every round past the reference (each as lesson 02 prints it), in five groups, by lesson 02's rule
     (``rounds_above.work_reference_reaches``): beyond the median + the rounds' spread and beyond the reference +
     that spread (a finding); past 2 devices' 2x but not beyond both (a finding too); within the spread
-    (explained by it); beyond the spread but within the reference + the spread (explained by the reference)."""
+    (explained by it); beyond the spread but within the reference + the spread (explained by the reference);
+    beyond the spread and above the bound, where the reference is not above the bound (a finding: lesson 02
+    lets a reference explain a round above the bound only where the stages' work is below one device's, so
+    the reference lies above the bound; t40_09 #2)."""
     past_ref = [x for x in record["rounds"] if round_above(x, ref)]
     beyond_spread = rounds_past_spread(record | {"bound": ref})
     past_two = rounds_above(record)[1]
@@ -48,7 +51,9 @@ def rounds_past_reference(record: dict, ref: float) -> tuple[list[float], list[f
     two = [x for x in past_ref if x not in beyond and x in past_two]
     within = [x for x in past_ref if x not in beyond_spread and x not in past_two]
     reached = [x for x in past_ref if x in beyond_spread and x not in beyond and x not in past_two]
-    return beyond, two, within, reached
+    bound = as_printed(record["bound"], 2)
+    unexplained = [x for x in reached if as_printed(ref, 2) <= bound and round_above(x, bound)]
+    return beyond, two, within, [x for x in reached if x not in unexplained], unexplained
 
 
 def reference_top(record: dict, ref: float) -> float:
@@ -76,7 +81,10 @@ def past_reference_clauses(record: dict, ref: float, it: str = "it") -> list[str
                "spread or the reference say{reach}"),
               (2, "within the rounds' spread{spread}" + around),
               (3, "beyond the rounds' spread{spread} but within the reference + that spread (" + top
-               + "), which explains {them}")]
+               + "), which explains {them}"),
+              (4, "beyond the rounds' spread{spread}: a finding to explain (a reference not above the bound, "
+               + f"{as_printed(ref, 2):.2f}x against {as_printed(record['bound'], 2):.2f}x, explains no round "
+               + "above it)")]
     split = rounds_past_reference(record, ref)
     # the count leads with every round past the reference: no group's count reads as the whole (t38_09)
     total, several = sum(map(len, split)), sum(bool(rounds) for rounds in split) > 1

@@ -77,7 +77,7 @@ def lesson_02_rounds_reading(record: dict, schedule: str, section: tuple = TWO_S
     ref = as_printed(reference, 2)
     past = rounds_above(record)[1]
     # every round past the reference, above the bound or not (a reference under the bound is passed below it)
-    beyond, two, _, _ = rounds_past_reference(record, ref)
+    beyond, two, *_ = rounds_past_reference(record, ref)
     head += f", {ref:.2f}x ({reference_is})"
     said = [median_words(record, ref, "it")] if median_words(record, ref, "it") else []
     said += past_reference_clauses(record, ref)

@@ -447,7 +447,7 @@ def b11(m):
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (from B12's printed ms)
     parts.append(Part(f"one thread, {PRUNE_SHAPE}: half the neurons removed (half the operations) "
                       f"{times('removed'):.2f}x the dense time; half the weights zeroed (the same operations) "
-                      f"{times('zeroed'):.2f}x{zeroed.reading(p, LEDGER_NOISE)} (row B12){busy_note(m, 'prune', 1)}",
+                      f"{zeroed.figure_words(p, LEDGER_NOISE)} (row B12){busy_note(m, 'prune', 1)}",
                       MEASURED, THIS_CPU))
     if m["results"]["prune"]:
         parts.append(quote(m, "prune", prune_accuracy_words))
@@ -468,7 +468,7 @@ def b12(m):
     dense, zeroed_ms, removed = (as_printed(p[k], 2, 1e-3) for k in ("dense", "zeroed", "removed"))  # ms
     times = lambda k: half_up(printed_ratio(p[k], p["dense"], 2, 1e-3))  # noqa: E731  (of the dense ms printed)
     return [Part(f"one thread, {PRUNE_SHAPE}: dense {dense:.2f} ms; half the weights zeroed {zeroed_ms:.2f} ms, "
-                 f"{times('zeroed'):.2f}x the dense time{zeroed.reading(p, LEDGER_NOISE)}; half the neurons "
+                 f"{zeroed.figure_words(p, LEDGER_NOISE, ' the dense time')}; half the neurons "
                  f"removed (0.5 of the FLOPs) {removed:.2f} ms, {times('removed'):.2f}x"
                  f"{removed_reading(times('removed'))}; CSR at 95% zeros: {m['csr']:.2f}x"
                  f"{busy_note(m, 'prune', 1)}", MEASURED, THIS_CPU), zeros_04_part(m["results"])]

@@ -51,9 +51,21 @@ def read_spread(spread: float, floor: float) -> float:
     return max(spread, floor)
 
 
+def figure_words(prune: dict, floor: float, unit: str = "") -> str:
+    """Half the weights zeroed against the dense layer in one figure (t40_09 #4: the same quantity printed once):
+    the paired rounds' median ± spread where the run kept them, "1.00x ± 0.01 the dense time in 5 paired rounds
+    (within noise of 1x, ...)"; else the ratio of the two fastest times, with why it decides or not
+    (``reading``). ``unit``: " the dense time", where the row names it."""
+    found = paired(prune)
+    if found is None:
+        return f"{fastest_ratio(prune):.2f}x{unit}{reading(prune, floor)}"
+    median, spread, rounds = found
+    return f"{median:.2f}x ± {spread:.2f}{unit} in {len(rounds)} paired rounds{reading(prune, floor)}"
+
+
 def reading(prune: dict, floor: float) -> str:
-    """The words rows B11 and B12 print after the fastest-of ratio: the paired figure and its reading, or why
-    the fastest-of ratio alone decides nothing."""
+    """What ``figure_words`` prints after its figure: the paired rounds' reading, or why the fastest-of ratio
+    alone decides nothing."""
     found, said = paired(prune), side(prune, floor)
     if found is None:
         if said == WITHIN:
@@ -62,7 +74,6 @@ def reading(prune: dict, floor: float) -> str:
         return (f" (a ratio of two fastest times, not paired rounds: beyond the {floor:.0%} noise floor, but it "
                 "decides nothing either way; inconclusive)")
     median, spread, rounds = found
-    figure = f"paired rounds {median:.2f}x ± {spread:.2f} ({len(rounds)} rounds)"
     beyond, note = "beyond the rounds' spread", ""
     if spread < floor:  # its ± is read at the floor (``read_spread``): say so, with the rounds' whole range
         beyond = f"beyond the {floor:.0%} noise floor"
@@ -71,10 +82,9 @@ def reading(prune: dict, floor: float) -> str:
     if words.within_noise(median, read_spread(spread, floor)):  # decided by every round on one side of 1x
         beyond = "every round on that side of 1x"
     # within noise is a tie, named as one: 0.99x or 1.01x is neither a gain nor a loss
-    return {WITHIN: f" (two fastest times; {figure}: within noise of 1x, the same time, no gain and no loss"
-                    f"{note})",
-            FASTER: f" (two fastest times; {figure}: faster, {beyond}{note})",
-            SLOWER: f" (two fastest times; {figure}: slower, {beyond}{note})"}[said]
+    return {WITHIN: f" (within noise of 1x, the same time, no gain and no loss{note})",
+            FASTER: f" (faster, {beyond}{note})",
+            SLOWER: f" (slower, {beyond}{note})"}[said]
 
 
 def round_ratios(dense: list[float], zeroed: list[float], runs: int) -> list[float]:

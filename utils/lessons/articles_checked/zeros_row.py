@@ -1,4 +1,4 @@
-"""Row B12's second reading of zeroed weights (its first, this page's own paired rounds, is ``zeroed.reading``):
+"""Row B12's second reading of zeroed weights (its first, this page's own paired rounds, is ``zeroed.figure_words``):
 lesson 04 §3's figure of the same question, from the ledger, as a part of its own (so the short cell keeps
 B12's measured clause whole)."""
 
