@@ -348,7 +348,7 @@ def test_a_timing_on_a_busy_machine_fails_nobody_and_says_so(monkeypatch):
 def test_a_busy_machine_is_named_in_the_take_away(monkeypatch):
     monkeypatch.setattr(lab, "measure_pipeline", _fake_measure(lambda c: 1.2, busy=0.3))
     verdict, p = lab.check_pipelined(choose_config, predict_speedup, PROFILE)
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "did not clearly pay" in said and "waited for cores" in said
     # the ± by claims.printed_spread: rounds as printed 0.81 (x4), 0.85, 0.88, 0.88:
     # (0.88 - 0.81) / 2 = 0.035, 0.04 rounded half up (the unrounded rounds' spread, 0.034, printed 0.03 before)
@@ -361,10 +361,10 @@ def test_the_take_away_reads_the_model_against_the_measurement(monkeypatch):
     _, p = lab.check_pipelined(choose_config, predict_speedup, PROFILE)
     p.predicted[p.mine.key] = p.mine.speedup * 1.3
     assert f"{p.mine.speedup:.2f} {p.predicted[p.mine.key]:.2f}" == "1.55 2.02"  # as printed: 1.55 / 2.02 = 0.767
-    assert "the median, 1.55x, came 23% under it" in " ".join(lab.take_away(p).split())
+    assert "the median, 1.55x, came 23% under it" in " ".join(_whole(p).split())
     p.predicted[p.mine.key] = p.mine.speedup
-    assert "within the rounds' noise" in " ".join(lab.take_away(p).split())
-    assert all(len(line) <= 110 for line in lab.take_away(p).splitlines())
+    assert "within the rounds' noise" in " ".join(_whole(p).split())
+    assert all(len(line) <= 110 for line in _whole(p).splitlines())
 
 
 def test_hints_come_in_levels_and_name_the_concept_never_the_code():
@@ -499,11 +499,11 @@ def _run_read():
 
 def test_a_gap_the_profile_did_not_predict_is_its_miss_not_the_bubble():
     p = _run_read()
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "predicted your m=4 and m=8 alike (1.53x and 1.53x): the gap measured between them" in said
     assert "is your model's miss, not the bubble" in said
     p.predicted[p.mine.key] = 1.40  # the profile foresaw the gap: no miss claimed
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "predicted your m=4 below m=8 too (1.40x against 1.53x)" in said and "profile's miss" not in said
 
 
@@ -586,7 +586,7 @@ def test_a_fastest_that_lost_when_timed_again_is_not_called_the_fastest():
     p = _run_read()
     p.timed_again, p.ratio = True, 1.15
     p.mine.speedups = [s * 1.3 for s in p.mine.speedups]  # timed again, the learner's ran faster than m=8's
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "That is the first launch; timed again on their own, yours ran 115% of the throughput of m=8" in said
     assert "other way round" not in said and "your model's miss, not the bubble" not in said
 
@@ -623,7 +623,7 @@ def _said(cpu, baseline_cpu, predicted, profiled):
 
 def _both(p):
     """The take-away and the collapsed block below it (the model's parts, measured), as one text."""
-    return " ".join((lab.take_away(p) + " " + lab.model_parts(p)).split())
+    return " ".join(_whole(p).split())
 
 
 def test_the_miss_is_set_beside_the_work_measured_and_its_cause_named_every_branch():
@@ -854,7 +854,7 @@ def test_predictions_tie_by_their_printed_figures():
     p = _run_read()
     p.predicted[p.mine.key], p.predicted[p.fastest.key] = 1.496, 1.534
     assert "ties with m=8 (1.53x) within 2%" in lab.profile_tie(p) and lab._tied_on_your_model(p)
-    said = " ".join(lab.take_away(p).split())
+    said = " ".join(_whole(p).split())
     assert "predicted your m=4 and m=8 alike (1.50x and 1.53x)" in said
 
 

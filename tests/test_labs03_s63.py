@@ -17,6 +17,11 @@ def _said(text):
     return " ".join(text.split())
 
 
+def _whole(p):
+    """The take-away and its collapsed block: what the cell prints, visible or collapsed."""
+    return lab.take_away(p) + "\n" + lab.take_away_detail(p)
+
+
 def _row(m, speedups=ROUNDS, cpu=(0.5, 0.5)):
     return runs.Row(4096, m, "1f1b", 1.0, 1.0, [0.5, 0.5], split_points=(10,), cpu=list(cpu), speedups=speedups)
 
@@ -33,7 +38,7 @@ def test_held_cores_judge_nothing_even_where_the_choice_ran_fastest(monkeypatch)
     said = _said(verdict.message)
     assert verdict.status == checks.PASSED and "does not judge your choice; check 2 did" in said
     assert "ran only 30% of the time" in said and "no configuration measured here ran faster" not in said
-    take = _said(lab.take_away(p))
+    take = _said(_whole(p))
     assert "Pipelining paid here" in take and ", though the workers' threads ran only 30%" in take
     assert "not judged, here or at any other m timed (the cores were held" in take and "a miss" not in take
 
@@ -41,11 +46,11 @@ def test_held_cores_judge_nothing_even_where_the_choice_ran_fastest(monkeypatch)
 def test_free_cores_judge_and_the_take_away_reads_the_model():
     p = _run([(8, ROUNDS)], cpu=(0.5, 0.5))  # cpu / busy: 100%
     assert not lab.cores_held(p)
-    assert "not judged" not in _said(lab.take_away(p)) and "within the rounds' noise" in _said(lab.take_away(p))
+    assert "not judged" not in _said(_whole(p)) and "within the rounds' noise" in _said(_whole(p))
     p = _run([(8, ROUNDS)], cpu=(0.35, 0.5))  # 70%: at the line, not under it
     assert not lab.cores_held(p)
     p = _run([(8, ROUNDS)], cpu=(0.34, 0.5))  # 68%
-    assert lab.cores_held(p) and "not judged" in _said(lab.take_away(p))
+    assert lab.cores_held(p) and "not judged" in _said(_whole(p))
 
 
 def test_the_share_says_it_is_the_paired_rounds_median(monkeypatch):
@@ -59,17 +64,17 @@ def test_the_share_says_it_is_the_paired_rounds_median(monkeypatch):
 
 def test_the_largest_m_among_the_fastest_says_only_what_the_rounds_tell():
     every = _run([(8, ROUNDS), (16, ROUNDS), (32, ROUNDS)])  # every m ties
-    said = _said(lab.take_away(every))
+    said = _said(_whole(every))
     assert "Every m timed ties: this run does not tell whether the bubble or one more micro-batch" in said
     assert "the bubble still cost more" not in said
     assert "The paired rounds cannot tell m=8, m=16 and m=32 apart: they tie for the fastest" in said
     slow = [0.50, 0.52, 0.53, 0.55, 0.56, 0.58, 0.60]
     told = _run([(2, slow), (8, ROUNDS), (16, ROUNDS)], mine=1, fastest=1)  # m=2 slower in every round
-    said = _said(lab.take_away(told))
+    said = _said(_whole(told))
     assert "fewer micro-batches ran slower: the bubble still cost more than a micro-batch" in said
     assert "Every m timed ties" not in said
     alone = _run([(8, ROUNDS)])  # one m timed: nothing to say of the bubble
-    said = _said(lab.take_away(alone))
+    said = _said(_whole(alone))
     assert "bubble still cost" not in said and "Every m timed ties" not in said
 
 

@@ -101,8 +101,8 @@ def _pipelined(cap=None):
 def test_the_take_away_shows_the_answer_and_the_block_every_m():
     p = _pipelined()
     shown, detail = _said(pipeline.take_away(p)), _said(pipeline.take_away_detail(p))
-    assert shown.startswith("Pipelining paid here") and "Your model predicted 1.44x for your choice" in shown
-    for moved in ("best split", "under-predicted at", "over-predicted at"):
+    assert shown.startswith("Pipelining paid here") and "Your model predicted 1.44x for your choice" in detail
+    for moved in ("Your model predicted", "best split", "under-predicted at", "over-predicted at"):
         assert moved not in shown and moved in detail, moved
     assert "Under the cap" not in detail  # no cap, no cap line
     assert "Under the cap" in _said(pipeline.take_away_detail(_pipelined(cap=7.41e6)))

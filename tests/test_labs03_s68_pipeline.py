@@ -25,9 +25,10 @@ def test_past_the_bubble_the_take_away_points_to_the_block_which_reads_the_model
     p = _p([1.21] * 5, 1.40)  # 1.31x apart, the bubble worth 1.06x
     shown, detail = _said(lab.take_away(p)), _said(lab.take_away_detail(p))
     assert ("worth only 1.06x by itself: the bubble alone cannot make that gap; what your model says of the rest "
-            "is in the block below.") in shown
+            "follows below.") in detail and "the bubble" not in shown  # the visible answer: did it pay
     assert "also prices" not in shown and "ruled out" not in shown
-    assert detail.startswith("The best split that fits the cap")  # each m's split first, then the pair
+    assert detail.index("worth only") < detail.index("The best split that fits the cap") < detail.index(
+        "Beyond the bubble")  # which m won first, then each m's split, then the pair
     assert ("Beyond the bubble, m=8 against m=16: your model, bubble counted, also prices each m's best split "
             "that fits the cap (m=8 [9], m=16 [10]) and each micro-batch's size: it predicted 1.40x against "
             "1.55x, 1.11x apart, less than the 1.31x measured") in detail
@@ -36,13 +37,13 @@ def test_past_the_bubble_the_take_away_points_to_the_block_which_reads_the_model
 def test_a_model_that_did_not_price_the_fewest_m_says_so_in_the_take_away_and_adds_nothing_to_the_block():
     p = _p([1.21] * 5, 1.40, priced=False)
     assert "the bubble alone cannot make that gap. What else made it is not measured here." in _said(
-        lab.take_away(p))
+        lab.take_away_detail(p))
     assert fewer_detail(p) == ""
 
 
 def test_a_gap_the_bubble_can_make_adds_nothing_to_the_block():
     p = _p([1.51] * 5, 1.50)  # 1.05x apart: within the bubble's 1.06x
-    assert "the bubble alone can make that gap" in _said(lab.take_away(p))
+    assert "the bubble alone can make that gap" in _said(lab.take_away_detail(p))
     assert fewer_detail(p) == "" and "Beyond the bubble" not in lab.take_away_detail(p)
 
 

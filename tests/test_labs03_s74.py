@@ -46,11 +46,11 @@ def _pipelined(cpu, baseline_cpu, predicted):
 def _visible(p):
     from utils.labs.balance_the_pipeline import take_away
 
-    return " ".join(take_away.take_away(p).split())
+    return " ".join((take_away.take_away(p) + " " + take_away.take_away_detail(p)).split())
 
 
 def test_the_take_away_says_how_much_of_the_miss_the_work_explains_every_branch():
-    tail = "(the working, and what is left, in the block below)."
+    tail = "(the working, and what is left, below)."
     more = _visible(_pipelined([0.140, 0.130], 0.252, 1.29))   # 1.29 x 252/250 / (140/200) = 1.86x, past 1.71
     assert f"your model gives 1.86x: the change in work explains the whole miss, and more {tail}" in more
     part = _visible(_pipelined([0.180, 0.170], 0.252, 1.29))   # 1.44x: toward 1.71x, short of it

@@ -63,7 +63,7 @@ def fewer_words(p: Pipelined, least: Row, first: Row, fewest: str, slower: str) 
     said += f"worth only {worth:.2f}x by itself: the bubble alone cannot make that gap"
     if least.key not in p.predicted or first.key not in p.predicted:
         return said + ". What else made it is not measured here. "
-    return said + "; what your model says of the rest is in the block below. "
+    return said + "; what your model says of the rest follows below. "
 
 
 def _priced_beyond_bubble(p: Pipelined, least: Row, first: Row, gap: float) -> str:

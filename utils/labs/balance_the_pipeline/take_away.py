@@ -53,24 +53,32 @@ def against_one_worker(r: Row) -> str:
 
 
 def take_away(p: Pipelined | None) -> str:
-    """Lab 02's take-away, from the run: did pipelining beat one worker here, which m won and why, and how far
-    the learner's model was from the measurement; what is missing while the checks have not run."""
+    """Lab 02's take-away, from the run, as one answer: did pipelining beat one worker here (t39/t40 reading: the
+    which-m-won and model readings sit in ``take_away_detail``'s collapsed block); what is missing while the
+    checks have not run."""
     if p is None:
         return "⏳ not done yet: the take-away appears here once check 3 has pipelined your choice"
-    r, fastest = p.mine, p.fastest  # the fastest against the learner's choice, paired round by round
+    r = p.mine
     spread, verdict = noise(r), against_one_worker(r)
     held = (f"the workers' threads ran only {busy_share(p):.0%} of the time they were busy: they waited for "
             "cores that other programs held (rerun on an idle machine)") if cores_held(p) else ""
     if verdict.startswith("faster"):  # past the rounds' noise, or every round above 1x
         every = "; every round above 1x" if verdict.endswith("(every round above 1.00x)") else ""
-        lines = [f"Pipelining paid here: your choice ran {r.speedup:.2f}x one worker (± {spread:.2f}{every})"
-                 f"{p.label}" + (f", though {held}." if held else ".")]
+        answer = (f"Pipelining paid here: your choice ran {r.speedup:.2f}x one worker (± {spread:.2f}{every})"
+                  f"{p.label}" + (f", though {held}." if held else "."))
     else:  # within noise of 1x, or slower
         why = held or "the pipeline's own costs (messages, the schedule's work per micro-batch) ate the overlap"
-        lines = [f"Pipelining did not clearly pay in this run: your choice ran {r.speedup:.2f}x one worker "
-                 f"(± {spread:.2f}){p.label}, {verdict}; {why}."]
-    lines[0] += (f" The ± is the rounds' noise: half the range of the middle half of the {len(r.speedups)} paired "
-                 "rounds' speed-ups (not the profile's spread, (max - min) / median).")
+        answer = (f"Pipelining did not clearly pay in this run: your choice ran {r.speedup:.2f}x one worker "
+                  f"(± {spread:.2f}){p.label}, {verdict}; {why}.")
+    return textwrap.fill(answer, 110)
+
+
+def which_m_won(p: Pipelined) -> str:
+    """The first lines of the collapsed block: what the take-away's ± is, which m ran fastest and why fewer or
+    more micro-batches did not, and the learner's model against the measurement at the learner's choice."""
+    r, fastest = p.mine, p.fastest  # the fastest against the learner's choice, paired round by round
+    lines = [f"The ± is the rounds' noise: half the range of the middle half of the {len(r.speedups)} paired "
+             "rounds' speed-ups (not the profile's spread, (max - min) / median)."]
     top = tied_with(p.rows, fastest.key)  # the configurations the paired rounds cannot tell from the fastest
     lines.append(winners(top, r.key, fastest.key))
     if p.timed_again:  # the first launch's rows; the fastest and yours were timed again on their own
@@ -93,13 +101,13 @@ def take_away(p: Pipelined | None) -> str:
     else:
         lines[-1] += largest_among_fastest(top, smaller)
     lines[-1] += _profile_not_bubble(p, top)
-    lines += prediction_lines(p)[:1]  # your choice; every m is read in the block (``take_away_detail``)
-    lines[-1] += work_summary(p)  # the block's finding, in one clause, where the reader sees it
-    return "\n".join(textwrap.fill(line, 110) for line in lines)
+    lines += prediction_lines(p)[:1]  # your choice; every m follows in the block
+    lines[-1] += work_summary(p)  # the block's finding on a miss, in one clause, before its working
+    return "\n".join(lines)
 
 
 def work_summary(p: Pipelined) -> str:
-    """The collapsed block's finding on a miss, in one sentence for the visible lines (t35_labs03 other 3): the
+    """The collapsed block's finding on a miss, in one sentence before its working (t35_labs03 other 3): the
     learner's model redone with the work this run measured (``reading._model_with_work``, worked in full in
     the block) and how much of the miss that explains, every branch written: none, all of it, part, or all
     and more. "" where there is no miss, no work measured, or the cores were held (nothing is judged)."""
@@ -120,16 +128,16 @@ def work_summary(p: Pipelined) -> str:
     else:
         said = "the change in work explains the whole miss, and more"
     return (f" With the work this run measured, your model gives {worked:.2f}x: {said} (the working, and what "
-            "is left, in the block below).")
+            "is left, below).")
 
 
 def take_away_detail(p: Pipelined | None) -> str:
-    """What the take-away leaves to the collapsed block below it, so that the visible answer stays short: each
-    m's best split, what the cap ruled out, your model at every m timed, and its parts as the run measured them
+    """What the take-away leaves to the collapsed block below it, so that the visible answer stays one sentence:
+    which m won and the model at the learner's choice (``which_m_won``), each m's best split, what the cap ruled out, your model at every m timed, and its parts as the run measured them
     (``model_parts``); "" before check 3 has run."""
     if p is None:
         return ""
-    lines = [splits_by_m(p), fewer_detail(p)] + ([_cap_line(p)] if p.cap is not None else []) + prediction_lines(p)[1:]
+    lines = [*which_m_won(p).split("\n"), splits_by_m(p), fewer_detail(p)] + ([_cap_line(p)] if p.cap is not None else []) + prediction_lines(p)[1:]
     return "\n".join(textwrap.fill(line, 106, break_on_hyphens=False) for line in lines + [model_parts(p)] if line)
 
 

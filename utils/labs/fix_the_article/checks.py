@@ -589,6 +589,6 @@ def _wrapped(lines: str) -> str:
 
 # The report after the checks (misses, the link's choice of cut, memory, take-aways): in report.py.
 from utils.labs.fix_the_article.report import (  # noqa: E402, F401 (the notebook's names)
-    prediction_misses, link_choice_line, memory_line, take_aways,
+    prediction_misses, link_choice_line, memory_line, ranking_detail, take_aways,
     _best_cut, _measured_order, _miss_owner, _ranking_note,  # read by the tests
 )

@@ -8,6 +8,7 @@ import textwrap
 from numbers import Number
 
 from utils import claims
+from utils.details import how_measured
 from utils.labs.fix_the_article.checks import (  # the checks' own cases, plans and helpers
     CASES, MB, PLANS, Plan, SplitRun, UNSEEN_PLANS,
     WIDTH, _median, _try, _us, fits, judging_links,
@@ -107,9 +108,9 @@ def _best_cut(plan: Plan, link, runs: dict[str, SplitRun]) -> tuple[int, SplitRu
     return min(cuts.items(), key=lambda item: model_seconds(item[1], link)) if cuts else None
 
 
-def link_choice_line(link, runs: dict[str, SplitRun], timed: dict[str, SplitRun] | None = None) -> str:
-    """Whether the frozen plan's best cut changed with the link (every branch written); ``timed``: the
-    report's timed cuts, read for the measured order of the two leading cuts (``_measured_order``)."""
+def link_choice_line(link, runs: dict[str, SplitRun]) -> str:
+    """Whether the frozen plan's best cut changed with the link (every branch written): the visible answer; how
+    this run's link ranks the two leading cuts is ``ranking_detail``'s, in the block below the take-aways."""
     plan = PLANS[2]
     best = {name: _best_cut(plan, fit, runs) for name, fit in judging_links(link).items()}
     said = "; ".join(f"on {name} cut {cut}, {run.bytes_per_step:,} bytes in {len(run.messages)} "
@@ -117,7 +118,14 @@ def link_choice_line(link, runs: dict[str, SplitRun], timed: dict[str, SplitRun]
     sizes = {run.bytes_per_step for _, run in best.values()}
     verdict = ("the best cut depends on the link: where alpha outweighs the bytes, one larger message beats "
                "two small ones" if len(sizes) > 1 else "the same traffic won on every link here")
-    return f"- Where to cut, {plan.name}: {said}: {verdict}.{_ranking_note(plan, link, runs, timed)}"
+    return f"- Where to cut, {plan.name}: {said}: {verdict}."
+
+
+def ranking_detail(link, runs: dict[str, SplitRun], timed: dict[str, SplitRun] | None = None) -> str:
+    """How this run's link ranks the frozen plan's two leading cuts (``_ranking_note``): the model's band and the
+    timed messages' order, behind the take-aways' "Where to cut" answer in a collapsed block (t40_labs03 #1: one
+    answer visible); "" where no two fitting cuts send other messages."""
+    return _ranking_note(PLANS[2], link, runs, timed).strip()
 
 
 def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, SplitRun] | None = None) -> str:
@@ -312,7 +320,7 @@ def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
         f"model gives on this run's link for the CNN's cut before fc1, at 64 images "
         f"{claims.percent(share(fc1))}. Below alpha x beta = {alpha_times_beta(link)}, a "
         f"message's bytes cost less than its alpha.",
-        link_choice_line(link, runs, timed),
+        link_choice_line(link, runs),
         memory_line(runs),
         prediction_misses(plan_split, link, timed),
         "- A split alone is not parallel: the second device waits for the first. Lesson 02 measures it, and "
@@ -320,3 +328,6 @@ def take_aways(link_bytes, plan_split, link_fit, runs: dict[str, SplitRun],
     ]
     for line in lines:
         print(textwrap.fill(line, WIDTH, subsequent_indent="  "))
+    if ranking := ranking_detail(link, runs, timed):
+        how_measured("the frozen plan's two best cuts, ranked on this run's link",
+                     textwrap.fill(ranking, WIDTH - 4))
