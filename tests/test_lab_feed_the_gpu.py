@@ -427,7 +427,7 @@ def test_take_aways_follow_the_run():
     lab.LAST_EPOCH.update(reads=2)
     flat = " ".join(take_aways(setup, 0.7, 1.3).split())
     assert "4% under it, a finding to explain) with 2 reads at once" in flat or ") with 2 reads at once (" in flat
-    assert "for data in all. The check measured L = 0.70 s and C = 1.30 s again, in the same run as your epoch." \
+    assert "for data in all. The check measured L = 0.70 s and C = 1.30 s again, in the same run as your epoch;" \
         in flat and ") (" not in flat, flat
     lab.LAST_EPOCH.clear()
 
@@ -435,13 +435,15 @@ def test_take_aways_follow_the_run():
 def test_the_memory_allowed_is_traced_to_the_least_configuration_and_its_loaders():
     """Lab 05's reader: "(allowed: 10)" came from the check's simulation, with no figure the learner could
     trace; the pass message names the least configuration's memory and its loaders beside it."""
-    from utils.labs.feed_the_gpu.checks import _allowed_ahead
+    from utils.labs.feed_the_gpu.checks import _draw_needs
+    from utils.labs.feed_the_gpu.memory import allowance_words
 
-    said = _allowed_ahead(_draw(1), 1, 5)
-    assert said == ("; holding 8 batches' worth of memory (allowed: 8 + 2 = 10, the least a configuration "
-                    "meeting the target holds, with 1 loader, plus 2 of slack)"), said
+    said = allowance_words(_draw(1), _draw_needs(_draw(1)), 1, 5)
+    assert said == ("; holding 8 batches' worth of memory (allowed: 8 + 1 = 9, the least a configuration "
+                    "meeting the target holds, with 1 loader, plus 1 of slack: 2 would admit the 10 that "
+                    "DataLoader's defaults hold with 2 loaders)"), said
     assert "(allowed: 16 + 2 = 18, the least a configuration meeting the target holds, with 2 loaders, plus 2 of " \
-           "slack)" in _allowed_ahead(_draw(2), 2, 10)
+           "slack)" in allowance_words(_draw(2), _draw_needs(_draw(2)), 2, 10)
 
 
 # --- exercise B: room for a few files --------------------------------------------------------------------------

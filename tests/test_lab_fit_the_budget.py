@@ -322,7 +322,7 @@ def test_the_take_aways_follow_the_learners_choice():
     assert "gave no plan yet" in take_aways(stub, SMALL, COSTS)
     assert "not the cheapest plan that fits" in take_aways(lambda c, k, p: (True, 4, 4), SMALL, COSTS)
     said = take_aways(choose_for(), SMALL, COSTS)
-    assert "plans leave 10% free" in said and "apart" in said, said
+    assert "plans leave 10% free" in said and "above the cheapest (" in " ".join(said.split()), said
 
 
 def test_a_wrong_type_from_choose_is_reported_not_raised():
@@ -583,9 +583,10 @@ def test_the_fitting_plans_costs_are_priced_from_the_costs_as_printed():
     fitting = [(False, 4, 4), ("selective", 4, 1), (True, 4, 4)]
     assert printed_cost((True, 4, 4), costs) == pytest.approx(1.15)
     said = cost_range(fitting, costs)
-    assert "from 1.02x to 1.15x (the dearest: " in said and "13% apart" in said, said
+    assert "from 1.02x to 1.15x (the dearest: " in said, said
+    assert "the dearest 13% above the cheapest (1.15 / 1.02)" in said, said
     close = cost_range(fitting[:2], costs)   # the other branch's figures: 1.02x to 1.02x, 0% apart
-    assert "from 1.02x to 1.02x" in close and "0% apart" in close
+    assert "from 1.02x to 1.02x" in close and "the dearest 0% above the cheapest (1.02 / 1.02)" in close
     assert "costs the same" not in said and "cost the same" not in said, said   # one dearest plan
 
 
@@ -596,9 +597,10 @@ def test_the_dearest_plan_says_how_many_more_cost_as_much():
     costs = {"selective": 0.085, "every block": 0.17, "chunked loss": 0.07, "micro-batch": 0.0}
     fitting = [(False, 4, 4), (True, 2, 4), (True, 4, 4)]   # 1.07x, 1.24x, 1.24x
     said = cost_range(fitting, costs)
-    assert "from 1.07x to 1.24x (the dearest: " in said and "; 1 more plan costs the same), 16% apart" in said, said
+    assert "from 1.07x to 1.24x (the dearest: " in said, said
+    assert "; 1 more plan costs the same), the dearest 16% above the cheapest" in said, said
     three = cost_range(fitting + [(True, 8, 4)], costs)
-    assert "; 2 more plans cost the same), 16% apart" in three, three
+    assert "; 2 more plans cost the same), the dearest 16% above the cheapest" in three, three
 
 
 def test_a_step_faster_in_every_round_but_within_its_spread_says_so():

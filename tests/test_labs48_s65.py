@@ -42,7 +42,7 @@ def test_lab04_the_accuracy_verdict_works_the_drop_from_its_counts(monkeypatch):
     monkeypatch.setattr(lab04, "paired_drop", lambda *a: (612 / 630, 609 / 630, 3 / 630, 0.00354))
     said = _flat(lab04.check_accuracy(None, object(), 0.015, show=False).message)
     assert ("97.14% -> 96.67% (612 -> 609 of 630 images right): a drop of 3 of 630 images: 0.48 ± 0.35 points (paired "
-            "standard error); at most 0.48 + 2 x 0.35 = 1.18 points at two standard errors") in said, said  # t28_labs48
+            "standard error; from the counts: the rounded percentages subtract to 0.47); at most 0.48 + 2 x 0.35 = 1.18 points at two standard errors") in said, said  # t28_labs48
 
 
 # --- lab 08: the ± of two groups never prints a negative speed ratio -------------------------------------------

@@ -32,8 +32,10 @@ import torch
 from utils import checks, claims, models
 from utils.data import MNIST_MEAN, MNIST_STD
 from utils.labs.feed_the_gpu.against_bound import (  # noqa: F401 - the epoch against its bound, read here
-    STEPS_NOISE, _against_bound, _bound_uses, _over_by, closest_to_bound, epoch_bound, own_steps)
+    STEPS_NOISE, _against_bound, _bound_uses, _over_by, bound_source, closest_to_bound, epoch_bound, own_steps,
+    steps_set_bound)
 from utils.labs.feed_the_gpu.measure import IMAGE_SIDE, CountedDigits, Crossings
+from utils.labs.feed_the_gpu.memory import allowance_words, expect_no_excess, held_memory
 from utils.lessons.data_prefetch.dataset import SlowDigits, decode_images
 from utils.lessons.data_prefetch.epoch import (
     EpochResult,
@@ -359,7 +361,7 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                 show: bool = True) -> checks.Verdict:
     """Lab 05: a training epoch over the learner's batches within ``tolerance`` of the bound, every batch read
     by a loader process (never by the training process: lab 08's rule too), with no more loaders and no
-    deeper read-ahead than the draw needs (``DEPTH_SLACK`` batches of slack).
+    deeper read-ahead than the draw needs (``memory.allowed_memory``).
 
     The bound is max(load / loaders, compute), both measured in this run; an epoch's compute term is the larger
     of C measured alone and what that epoch's own steps took (``epoch_bound``): a busy machine (two cores
@@ -416,15 +418,19 @@ def check_epoch(make_batches: Callable, to_device_fn: Callable, device="cpu", se
                       f"read{'s' * (reads != 1)} at once and up to "
                       f"{ahead[0]} batches read ahead of the step. {yours}"
                       f"{_why_slow(reads, ahead[0], load, compute, best)}")
-        _expect_no_excess(setup, reads, ahead[0], load, compute)   # after the bound: its message says it met it
+        needs = _draw_needs(setup)
+        expect_no_excess(setup, needs, reads, ahead[0])   # after the bound: its message says it met it
         LAST_EPOCH.update(reads=reads, ahead=ahead[0], seconds=best.seconds, limit=limit, load=load,
-                          compute=compute, waited=best.wait_seconds)
+                          compute=compute, waited=best.wait_seconds,
+                          steps=own_steps(best) if steps_set_bound(best, limit, load, compute, setup.loaders)
+                          else None)
         # one parenthesis at a time (twenty-third reading: three stood side by side); one sentence each for
         # the epoch, the loading and the two times (twenty-fourth reading: one of 90 words)
+        memory = allowance_words(setup, needs, reads, ahead[0])
         return (f"epoch {best.seconds:.2f} s{setup.label} against a bound of {limit:.2f} s{busy}: "
                 f"{_over_by(best.seconds, limit)}, the target within {setup.tolerance:.0%}. Your loading: "
                 f"{reads} read{'s' if reads != 1 else ''} at once (budget {setup.loaders}), none by the training "
-                f"process, up to {ahead[0]} batches read ahead of the step{_allowed_ahead(setup, reads, ahead[0])}"
+                f"process, up to {ahead[0]} batches read ahead of the step{memory}"
                 f". L = {load:.2f} s, C = {compute:.2f} s. {yours}")
 
     return checks.run_check(f"epoch within {setup.tolerance:.0%} of the bound", body, show=show,
@@ -451,7 +457,6 @@ def _expect_reads_in_loaders(setup: LabSetup, unread: int, trained: int, own: in
 
 EXTRA_ROUNDS = 2  # short of the bound, two more epochs at most this many times: six in all
 LAST_EPOCH: dict = {}  # what check_epoch measured when the learner's loading last met every rule (take_aways)
-DEPTH_SLACK = 2  # batches' worth of memory beyond the least the draw needs, before it counts as waste
 
 
 def _why_slow(reads: int, ahead: int, load: float, compute: float, epoch: EpochResult) -> str:
@@ -473,45 +478,6 @@ def _why_slow(reads: int, ahead: int, load: float, compute: float, epoch: EpochR
             "of the step gets a loader, or two, through them while the device computes.")
 
 
-def held_memory(setup: LabSetup, reads: int, ahead: int) -> int:
-    """The memory a loading holds, in batches' worth: each loader (reads at once) ``loader_batches``, and each
-    batch read ahead of the step one (lab 05's spec)."""
-    return max(1, reads) * setup.loader_batches + ahead
-
-
-def _allowed_memory(setup: LabSetup) -> int | None:
-    """The most memory, in batches' worth, a loading may hold for this draw (None: not known in advance, a real
-    GPU step): what the configuration holding least needs, plus ``DEPTH_SLACK``."""
-    needs = _draw_needs(setup)
-    return needs.memory + DEPTH_SLACK if needs.memory else None
-
-
-def _allowed_ahead(setup: LabSetup, reads: int, ahead: int) -> str:
-    """`` holding N batches' worth of memory (allowed: M, ...)`` for the pass message, with the least memory a
-    configuration meeting the target holds and its loaders (so M can be traced); empty where not known."""
-    needs = _draw_needs(setup)
-    if not needs.memory:
-        return ""
-    return (f"; holding {held_memory(setup, reads, ahead)} batches' worth of memory (allowed: {needs.memory} + "
-            f"{DEPTH_SLACK} = {needs.memory + DEPTH_SLACK}, the least a configuration meeting the target holds, with "
-            f"{needs.loaders} loader{'s' * (needs.loaders != 1)}, plus {DEPTH_SLACK} of slack)")
-
-
-def _expect_no_excess(setup: LabSetup, reads: int, ahead: int, load: float, compute: float) -> None:
-    """Fast enough, but holding more memory than the draw needs: loaders (each ``loader_batches`` batches'
-    worth) and batches read ahead (one each), beyond the least any configuration meeting the target holds."""
-    allowed = _allowed_memory(setup)
-    if allowed is None:
-        return
-    held = held_memory(setup, reads, ahead)
-    checks.expect(held <= allowed,
-                  f"your loading met the target holding {held} batches' worth of memory ({reads} loader"
-                  f"{'s' if reads != 1 else ''} at {setup.loader_batches} each, up to {ahead} batches read ahead "
-                  "of the step): another configuration meets it holding less. What does a second loader cost, "
-                  "and what read-ahead does it save on this draw's runs of slow batches? Or: how far ahead must "
-                  "the reading really run?")
-
-
 def _timed_batch_read(setup: LabSetup, k: int) -> float:
     """Seconds to read batch ``k`` of the learner's draw once, in this process, after the opening."""
     dataset = lab_dataset(setup)
@@ -526,7 +492,8 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
     ``check_epoch`` measured it, once it met the rules), what the draw's slow batches cost, and the cache's
     line (``cache.cache_take_away``). Never raises."""
     decides = "the compute" if compute >= load / setup.loaders else "the reading, even with two loaders"
-    lines = [f"- An epoch can never be shorter than max(L/2, C): here L = {load:.2f} s and C = {compute:.2f} s, "
+    lines = [f"- An epoch can never be shorter than max(L/2, C): here L = {load:.2f} s and C = {compute:.2f} s "
+             "(each measured alone, above), "
              f"so {decides} sets the bound; loading in parallel hides reading, never compute."]
     e = LAST_EPOCH
     if setup.every and e:  # only once solved: in steps of compute, a slow batch is exercise A's read-ahead
@@ -548,7 +515,7 @@ def take_aways(setup: LabSetup, load: float, compute: float, cache_line: str = "
         if e["reads"] > 1 and load < compute:
             one += ": the second is there for the runs of slow reads, not for the mean"
         again = (f" The check measured L = {e['load']:.2f} s and C = {e['compute']:.2f} s again, in the same run "
-                 "as your epoch.")
+                 f"as your epoch; {bound_source(e.get('steps'))}.")
         held = held_memory(setup, e["reads"], e["ahead"])
         reads = f"{e['reads']} read{'s' if e['reads'] != 1 else ''}"
         lines.append(f"- Your loading came {_against_bound(e['seconds'], e['limit'], setup.tolerance)} "

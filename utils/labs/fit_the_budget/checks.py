@@ -335,7 +335,7 @@ def describe_costs(costs: dict, rounds: dict[str, list[float]] | None = None) ->
     shares, noise = measured_shares(rounds), cost_noise(rounds)
     return (", ".join(_name(name) + _signed(shares[name], noise) for name in COST_KEYS) +
             f"; the table's noise ± {noise:.2f} of the plain step (the largest spread of its paired rounds, "
-            f"at least {NOISE_FLOOR:.2f})")
+            f"a spread being half the range of their middle half; at least {NOISE_FLOOR:.2f})")
 
 
 def _name(name: str) -> str:

@@ -56,13 +56,15 @@ def _spread(fitting: list[tuple], costs: dict) -> float:
 def cost_range(fitting: list[tuple], costs: dict) -> str:
     """The fitting plans' costs from the cheapest to the dearest (named, with how many more cost as much: the
     model may price micro-batches at 0), each priced as printed (``printed_cost``), and how far apart:
-    "1.02x to 1.15x (the dearest: ...; 1 more plan costs the same), 13% apart"."""
+    "1.02x to 1.15x (the dearest: ...; 1 more plan costs the same), the dearest 13% above the cheapest (1.15 /
+    1.02)": a ratio, named as one beside its division, so that it does not read as the difference in the plain
+    step's units that ``_choice_matters`` prints next (fortieth reading: "15% apart" beside "0.16")."""
     dearest = max(fitting, key=lambda p: printed_cost(p, costs))
     low, high = min(printed_cost(p, costs) for p in fitting), printed_cost(dearest, costs)
     tied = sum(printed_cost(p, costs) == high for p in fitting) - 1   # both rounded to 2 decimals: exact
     also = f"; {tied} more plan{'s cost' if tied > 1 else ' costs'} the same" if tied else ""
     return (f"the fitting plans' costs run from {low:.2f}x to {high:.2f}x (the dearest: {describe_plan(dearest)}"
-            f"{also}), {_spread(fitting, costs):.0%} apart")
+            f"{also}), the dearest {_spread(fitting, costs):.0%} above the cheapest ({high:.2f} / {low:.2f})")
 
 
 def _choice_matters(fitting: list[tuple], costs: dict, rounds: dict | None) -> str:
@@ -77,7 +79,8 @@ def _choice_matters(fitting: list[tuple], costs: dict, rounds: dict | None) -> s
         return ": the cost model ranks them (no cost-table rounds given here to judge their gap by)."
     low, high = printed_cost(cheapest, costs), printed_cost(dearest, costs)
     gap, where, beyond, within = _beyond_noise(cheapest, dearest, costs, rounds)
-    said = f"; the dearest lies {high:.2f} - {low:.2f} = {gap:.2f} above the cheapest, "
+    said = (f"; in the plain step's units, the dearest lies {high:.2f} - {low:.2f} = {gap:.2f} above the "
+            "cheapest, ")
     if beyond:
         return said + f"more than the cost table's noise ({where}): the choice matters on this machine."
     return (said + f"{within} the cost table's noise ({where}): the cost model ranks them, the rounds do not "
