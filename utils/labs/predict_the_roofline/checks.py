@@ -48,10 +48,6 @@ LEARNER_SECONDS = 10  # a learner's function that runs longer is stopped (a sear
 WIDTH = 110
 
 
-def _bf16(op: LabOp) -> LabOp:
-    return LabOp(op.name, op.kind, op.dims, torch.bfloat16, op.ids)
-
-
 def _attention(name, batch, heads, length, head_dim, causal, dtype=torch.float32) -> LabOp:
     return LabOp(name, "attention", dict(batch=batch, heads=heads, length=length, head_dim=head_dim,
                                          causal=causal), dtype)

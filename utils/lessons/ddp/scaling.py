@@ -43,11 +43,6 @@ def measure(s: Settings, nprocs: int, backend: str | None = None, timeout: float
     return {"samples_per_s": results[0]["samples_per_s"], "cpu_per_sample": cpu / samples if samples else None}
 
 
-def samples_per_second(s: Settings, nprocs: int, backend: str | None = None, timeout: float = 300) -> float:
-    """All workers' samples/s in one launch of ``train``."""
-    return measure(s, nprocs, backend, timeout)["samples_per_s"]
-
-
 def scaling(s: Settings, backend: str, bound: float, rounds: int = ROUNDS, timeout: float = 300,
             is_bound: bool = True) -> dict:
     """Samples/s with 1 and 2 workers on ``backend`` in ``rounds`` paired rounds, against ``bound``.

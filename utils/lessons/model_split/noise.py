@@ -120,15 +120,6 @@ def excess_past_weak_reference(r: Row, per_round) -> bool:
     return value > 1 and not within_noise(value, spread, 1.0) and reference_in_noise_of_one(per_round)
 
 
-def noise_of_weak_reference(r: Row, reference: float, per_round) -> str:
-    """``noise_of_reference`` where the reference is itself within noise of 1x: the median is near it, but the
-    excess over 1x stays a finding to explain (the words of the headline verdict: "it explains nothing")."""
-    value, spread = printed(r)
-    own = rounds_spread(per_round)
-    return (f"within noise of it ({value:.2f}x ± {spread:.2f} covers {reference:.2f}x), which is itself within "
-            f"noise of 1x ({reference:.2f}x ± {own:.2f}): the excess over 1x stays a finding to explain")
-
-
 def reference_gain(r: Row, reference: float) -> float:
     """The share of a reference's gain a speedup reached, (s - 1) / (reference - 1), on the figures as printed:
     the course's one measure of how close a speedup came to what it is set beside (``claims``)."""
