@@ -116,7 +116,7 @@ def plot_scaling(series: dict[str, list[ScalePoint]], label: str):
                  label=f"c·FLOPs + d fit (worst {worst:.1%})")
         scale = pts[-1].seconds / pts[-1].model_flops
         top.plot(xs, [p.model_flops * scale * 1e3 for p in pts], "--", color="0.4",
-                 label="FLOP formula, scaled through\nthe largest point")
+                 label="FLOP formula alone (no fixed\ncost), through the largest point")
         top.set_title(f"step time vs {axis}", fontsize=9)
         top.set_ylabel("ms" if col == 0 else "")
         top.legend(fontsize=7)
