@@ -77,7 +77,7 @@ def test_a_work_rise_short_of_the_rest_accounts_for_part_of_it_the_rest_is_waiti
     got = _placements([0.0945, 0.0945])  # +29 ms, as the table prints each stage (whole ms)
     more = placement.printed_work_rise(got)
     assert 0 < more < 90.2
-    line, said = placement.placement_answer(got), placement.placement_reading(got, "gloo")
+    line, said = placement.placement_split(got), placement.placement_reading(got, "gloo")
     note = placement.extra_note(got)
     assert f"the other {97 - more:.0f} ms is waiting" in line  # at the line's digits: whole ms, not "68.0"
     assert (f"97.4 - 1.3 - 5.9 leaves 90.2 ms that the messages do not explain: of the 90.2 ms, the stages' "

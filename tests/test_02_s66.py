@@ -4,7 +4,7 @@ work-scaled reference is not also "no cause to read" (#3). Fabricated figures, C
 
 from utils.claims import printed_spread
 from utils.lessons.model_split import report  # loads first: naive reads its verdicts
-from utils.lessons.model_split import best, naive, noise, runs
+from utils.lessons.model_split import best, naive, noise, runs, work_words
 
 
 def _launch(speedups):
@@ -153,7 +153,7 @@ def test_a_silent_work_scaled_reference_is_said_within_noise():
 def test_the_works_rise_accounts_for_readings_and_covers_only_a_spread():
     from utils.lessons.model_split import placement
     reached, missed = ["the median extra time (+9.5 ms)", "14 ms (x)"], ["26.7 ms (y)"]
-    assert placement.covers_words(reached, missed) == "the median extra time (+9.5 ms) and 14 ms (x), not 26.7 ms (y)"
+    assert work_words.covers_words(reached, missed) == "the median extra time (+9.5 ms) and 14 ms (x), not 26.7 ms (y)"
     import inspect
     source = inspect.getsource(placement)
     assert "ms, covers {covers_words" not in source and "which covers" not in source  # the outputs: s54c, s57

@@ -843,7 +843,7 @@ def test_the_rest_the_messages_leave_is_read_by_one_computation_in_every_sentenc
     note, said = placement.extra_note(got), placement.placement_reading(got, "gloo")
     assert "not explained" not in note and "are left that they do not explain; the stages' measured work (+10 ms)" in note
     assert "did not measure" not in said and "measured work, +10 ms, accounts for the median extra time (+9.5 ms)" in said
-    assert "that accounts for the median extra time (+9.5 ms)" in placement.placement_answer(got)  # t21_02
+    assert "that accounts for the median extra time (+9.5 ms)" in placement.placement_split(got)  # t21_02
 
 
 def test_a_paired_difference_the_median_steps_disagree_with_is_not_split_into_causes():
@@ -854,7 +854,7 @@ def test_a_paired_difference_the_median_steps_disagree_with_is_not_split_into_ca
     got["layers"]["row"] = runs.Row(32, 1, "x", 0.193, 0.145, [0.05, 0.05], naive=True, speedups=[1.0])
     extra, noise = placement.extra_time(got)[:2]
     assert f"{extra:.1f} ± {noise:.1f}" == "21.1 ± 4.2" and placement.resolved(got)
-    answer, said, note = (placement.placement_answer(got), placement.placement_reading(got, "gloo"),
+    answer, said, note = (placement.placement_split(got), placement.placement_reading(got, "gloo"),
                           placement.extra_note(got))
     assert "The table's two median steps, 203 and 193 ms, differ by +10 ms" in answer
     assert "not decided by this run" in answer and "work" not in answer.split("ms;")[-1]
@@ -862,7 +862,7 @@ def test_a_paired_difference_the_median_steps_disagree_with_is_not_split_into_ca
     assert "median steps differ by +10 ms, outside that spread" in note and "explain" not in note
     # the other branch: medians 10 ms apart beside a paired +11.0 ± 2.0 ms: they agree, the split goes on
     got["extra_rounds"] = [0.011, 0.009, 0.013, 0.011, 0.011]
-    assert "and the two agree within its spread (and the table's 1 ms" in placement.placement_answer(got)
+    assert "and the two agree within its spread (and the table's 1 ms" in placement.placement_split(got)
     assert "not decided" not in placement.extra_note(got) and "explain" in placement.extra_note(got)
 
 
@@ -992,7 +992,8 @@ def test_section_8_answers_in_two_sentences_for_every_outcome():
     assert said.startswith("No, slower than the layers split by the paired rounds (the two speedups, 1.00x and 1.00x, do not show it). The attention/feed-forward placement took +12.9 ± 2.0 ms per step")
     # (79 + 79) - (71 + 71) = +16, from the per-stage ms as printed
     # t21_02: short of the highest round, it covers the median only, not "alone covers the extra step time"
-    assert "work rose by +16 ms" in said and "that accounts for the median extra time (" in said
+    split = placement.placement_split(got)
+    assert "work rose by +16 ms" in split and "that accounts for the median extra time (" in split
     got["extra_rounds"] = [-0.01, 0.02, 0.0, 0.005, -0.004]
     assert "within noise of 0: this run does not resolve it" in placement.placement_answer(got)
 

@@ -64,7 +64,7 @@ def test_a_work_rise_the_extra_times_spread_covers_names_no_waiting():
     # table "9.3 ms are not explained by this run": both from a strict >= that the spread covers
     got = _placements([0.093, 0.093])  # (93 + 93) - (79 + 79) = +28
     assert placement.printed_work_rise(got) == 28 and placement.work_rise(got, 28.5, 1.9) == 28
-    line = placement.placement_answer(got)
+    line = placement.placement_answer(got) + " " + placement.placement_split(got)  # the answer and its block
     assert "+28.5 ± 1.9 ms per step" in line and "is waiting" not in line
     assert ("rose by +28 ms against the layers split's (their CPU time on CPU workers, sends and receives "
             "included, summed from the table's ms per stage): that accounts for the median extra time within its spread "
@@ -88,7 +88,7 @@ def test_a_work_rise_the_extra_times_spread_covers_names_no_waiting():
 def test_a_work_rise_short_by_more_than_the_spread_is_waiting_in_every_sentence():
     got = _placements([0.091, 0.091])  # +24 ms: 28.5 - 1.9 = 26.6 is above it
     assert placement.work_rise(got, 28.5, 1.9) is None
-    line = placement.placement_answer(got)
+    line = placement.placement_split(got)
     assert ("less than the extra step time by more than its spread (± 1.9 ms); the other 4.5 ms is waiting"
             in line), line
     # t25_02 #2: the work was measured; a rise as large as the rest the messages leave could be all of it
@@ -98,7 +98,7 @@ def test_a_work_rise_short_by_more_than_the_spread_is_waiting_in_every_sentence(
     assert placement._work_split(got).endswith("rose by +24 ms and the other 4.5 ms is waiting")
     # and a rise at or above the extra time covers it without the spread (unchanged words)
     got = _placements([0.100, 0.100])  # +42, past every reading (t21_02: the highest round is 33.0 ms)
-    assert "that alone accounts for the extra step time at every reading of it" in placement.placement_answer(got)
+    assert "that alone accounts for the extra step time at every reading of it" in placement.placement_split(got)
     assert placement.extra_note(got).endswith("(+42 ms) accounts for every reading of the extra time, up to 33.0 ms "
                                               "(the highest of 5 rounds); that work includes the "
                                               "messages' own CPU time (sends and receives), so the two overlap: "

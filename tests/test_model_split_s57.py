@@ -27,7 +27,7 @@ def _placements(placed_cpu):
 
 def test_a_work_rise_short_of_the_larger_readings_covers_only_the_ones_it_reaches():
     got = _placements([0.077, 0.105])  # (77 + 105) - (81 + 84) = +17
-    line = placement.placement_answer(got)
+    line = placement.placement_split(got)
     assert "that alone covers" not in line
     assert ("rose by +17 ms against the layers split's (their CPU time on CPU workers, sends and receives included, "
             "summed from the table's ms per stage): that accounts for the median extra time (+9.5 ms) and 14 ms (the "
@@ -46,7 +46,7 @@ def test_a_work_rise_short_of_the_larger_readings_covers_only_the_ones_it_reache
 def test_a_work_rise_past_every_reading_covers_the_extra_time():
     got = _placements([0.077, 0.120])  # +32, past 26.7
     assert ("that alone accounts for the extra step time at every reading of it, up to 26.7 ms (the highest of 5 "
-            "rounds)") in placement.placement_answer(got)
+            "rounds)") in placement.placement_split(got)
     assert placement.extra_note(got).endswith("+32 ms, accounts for every reading of the extra time, up to 26.7 ms (the "
                                               "highest of 5 rounds)")
 
@@ -54,9 +54,9 @@ def test_a_work_rise_past_every_reading_covers_the_extra_time():
 def test_a_work_rise_within_the_medians_spread_only_and_one_beyond_it():
     got = _placements([0.077, 0.094])  # +6: 9.5 - 7.9 = 1.6 is under it
     assert ("that accounts for the median extra time within its spread (+9.5 ± 7.9 ms covers +6), not 14 ms"
-            in placement.placement_answer(got))
+            in placement.placement_split(got))
     got = _placements([0.077, 0.080])  # -8: short by more than the spread
-    assert "the other 17.5 ms is waiting" in placement.placement_answer(got)
+    assert "the other 17.5 ms is waiting" in placement.placement_split(got)
     assert placement.extra_note(got).endswith("rose by -8 ms and the other 17.5 ms is waiting")
 
 

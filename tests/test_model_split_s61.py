@@ -115,15 +115,15 @@ def test_every_reading_of_the_extra_time_is_read_with_the_medians_spread():
     from utils.lessons.model_split import placement
 
     got = _placements(ROUNDS_MS)
-    said = " ".join(placement.placement_answer(got).split())
+    said = " ".join(placement.placement_split(got).split())
     assert ("that accounts for the median extra time within its spread (+16.7 ± 9.2 ms covers +14), not 18 ms (the "
             "table's median steps' difference), 18.8 ms (the highest of 5 rounds) or 25.9 ms (the paired median plus "
             "its spread)") in said, said
     # a work rise that reaches a reading needs no spread; one short of it by more than the spread misses it
-    reached = " ".join(placement.placement_answer(_placements(ROUNDS_MS, placed_cpu=(0.077, 0.109))).split())
+    reached = " ".join(placement.placement_split(_placements(ROUNDS_MS, placed_cpu=(0.077, 0.109))).split())
     assert "+21 ms" in reached and "18 ms (the table's median steps' difference) and 18.8 ms (the highest" in reached
     short = _placements([20.7, 16.7, 21.0, -20.5, 12.7], placed_cpu=(0.077, 0.101))  # +13 ms against 16.7 ± 4.0
-    missed = " ".join(placement.placement_answer(short).split())
+    missed = " ".join(placement.placement_split(short).split())
     assert ("accounts for the median extra time within its spread (+16.7 ± 4.0 ms covers +13), not 18 ms (the table's "
             "median steps' difference), 20.7 ms (the paired median plus its spread) or 21.0 ms (the highest of 5 "
             "rounds)") in missed

@@ -45,11 +45,11 @@ def test_the_work_scaled_reference_is_the_bound_over_the_stages_measured_work():
     assert report.headline_table([r]).rows[0][4] == "2.05x" and len(report.headline_table([r]).columns) <= 6
     # above the bound, within the reference its work gives: explained by that reference, with the share of its
     # gain where under it by more than d (t38_02 #4); but a round above the two devices' 2x is not explained by it
-    said = report.headline_table([r]).rows[0][5]
+    said = report.headline_verdict(r)  # in full in the block; the table shows its head (``verdict_head``)
     assert said.startswith("above the bound, within the work-scaled reference (2.05x) in the median")
     assert "1 of 2 rounds above 2 devices' 2x (2.05x): a finding to explain" in said
     under = runs.Row(128, 8, "1f1b", 1.0, 1.8, [0.5, 0.5], cpu=[0.435, 0.435], baseline_cpu=1.0, speedups=[1.9, 1.95])
-    assert report.headline_table([under]).rows[0][5] == ("above the bound, within the work-scaled reference: "
+    assert report.headline_verdict(under) == ("above the bound, within the work-scaled reference: "
                                                          "explained by the reference (under it by more than d: 88% "
                                                          "of its gain); 2 of 2 rounds above the bound, "
                                                          "read with the median")

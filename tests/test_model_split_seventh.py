@@ -37,7 +37,7 @@ def test_messages_within_the_extra_times_spread_are_undecided_in_every_sentence_
         "the stages' measured work, +17 ms, accounts for the median extra time (+16.2 ms), not 19.2 ms (the paired "
         "median plus its spread) or 23.5 ms (the highest of 5 rounds); within the ± 2 ms its whole-ms figures leave, "
         "it may or may not reach 16 ms (the table's median steps' difference)")
-    assert "rose by +17 ms" in placement.placement_answer(got) and "rose by +17 ms" in said
+    assert "rose by +17 ms" in placement.placement_split(got) and "rose by +17 ms" in said
     # the other outcome: every reading of the extra time under 19.1 ms: the probe overprices them, everywhere
     cheap = _placements([0.0102, 0.0132, 0.0162, 0.0170, 0.0180])
     assert placement.overpriced(cheap)

@@ -140,7 +140,7 @@ def test_the_refuted_probes_tail_keeps_the_work_and_waiting_split_section_8_prin
     # session 52: the summary said "the difference is not split into causes" beside section 8's line "The
     # stages' measured work rose by +11.2 ms ...; the other 3.1 ms is waiting"
     got = _with_work(0.0112)
-    line, tail = placement.placement_answer(got), placement.probe_refuted(got)
+    line, tail = placement.placement_split(got), placement.probe_refuted(got)
     # (76 + 76) - (70 + 70) = +12 ms from the per-stage ms as printed (session 52, seventh reading)
     assert "rose by +12 ms" in line and "the other 2.3 ms is waiting" in line
     assert tail.endswith("the messages' share of the extra time is not decided by the probe; of the extra time, "
@@ -148,7 +148,7 @@ def test_the_refuted_probes_tail_keeps_the_work_and_waiting_split_section_8_prin
     assert "not split into causes" not in tail and tail in placement.extra_note(got)
     # the other outcome: the work covers the extra time, and the tail says so as the line does
     got = _with_work(0.0260)  # +26 ± 2 ms, past every reading (t21_02: +16 covers the median and 14 ms only)
-    assert "that alone accounts for the extra step time at every reading of it" in placement.placement_answer(got)
+    assert "that alone accounts for the extra step time at every reading of it" in placement.placement_split(got)
     assert placement.probe_refuted(got).endswith("the stages' measured work, +26 ms, accounts for every reading of the "
                                                  "extra time, up to 22.6 ms (the highest of 5 rounds)")
     got = _with_work(0.0150)

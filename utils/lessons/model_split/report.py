@@ -33,6 +33,7 @@ from utils.lessons.model_split.reference import (EXPLAINED, naive_verdict,  # no
                                                 process_reference_spread, within_process_reference)
 from utils.lessons.model_split.rounds_above import (past_reach_words, rounds_above_bound,  # noqa: F401
                                                     rounds_in_noise, rounds_past_devices)  # re-exported
+from utils.lessons.model_split.headline_cells import verdict_head, verdicts_note  # noqa: F401 (re-exported)
 from utils.lessons.model_split.host import WHO_WAITED, load_note  # noqa: F401 (load_note re-exported)
 from utils.lessons.model_split.runs import PipelineRun, Row
 from utils.lessons.model_split.work_words import reference_reach
@@ -59,12 +60,13 @@ def headline_table(rows: list[Row], title: str | None = None) -> Table:
     """The answer of a sweep in six columns: each configuration's speedup over one device (median of every
     paired round, and their range) beside its bound and beside the bound scaled by the work its stages
     measured (``Row.work_bound``: the bound assumes the split does exactly one device's work), and the
-    course's verdict against the bound (``claims.speedup_verdict``: a slowdown is never a share of it)."""
+    course's verdict against the bound (``claims.speedup_verdict``: a slowdown is never a share of it), its head
+    only (``verdict_head``: the rest is the block's, ``headline_cells.verdicts_note``)."""
     out = []
     for r in rows:
         lo, hi = r.speedup_range
         wb = r.work_bound
-        verdict = headline_verdict(r)
+        verdict = verdict_head(headline_verdict(r))
         out.append((r.batch, config_name(r), f"{r.speedup:.2f}x ({rounds_text(lo, hi)})", f"{r.bound:.2f}x",
                     f"{wb:.2f}x" if wb else "n/a", verdict))
     return Table(["batch", "schedule", "speedup (range)", "bound", "work-scaled reference", "verdict"], out,
