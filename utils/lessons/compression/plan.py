@@ -100,7 +100,8 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, latency_batch: int
 
     ``latency_batch``: images per timed pass on the CPU (the notebook's ``LATENCY_BATCH``);
     ``gpu_latency_batch``: the least a GPU gets (4096 images: about 19 GFLOP, billions of floating-point
-    operations, through the article's CNN, milliseconds of work, far more than the microseconds that launching its kernels takes).
+    operations, through the article's CNN, milliseconds of work, far more than the microseconds that
+    launching its kernels takes).
     """
     float_device = plan.devices[0] if plan.devices[0].startswith("cuda") and hw.gpus else "cpu"
     on_gpu = float_device != "cpu"
