@@ -298,5 +298,6 @@ def test_other_figures_have_no_overlapping_labels(name):
 
 def test_lesson_04s_front_numbers_every_point_of_both_panels():
     fig = front_figure()
-    for ax in fig.axes:
-        assert [t.get_text() for t in ax.texts] == [str(k) for k in range(1, len(LESSON_04_VARIANTS) + 1)]
+    for ax in fig.axes:  # markers on one spot share a label ("12 (filled), 10, 11"): each number once
+        numbers = [int(n) for t in ax.texts for n in t.get_text().replace(" (filled)", "").split(", ")]
+        assert sorted(numbers) == list(range(1, len(LESSON_04_VARIANTS) + 1))

@@ -15,7 +15,7 @@ from matplotlib.transforms import Bbox
 
 from utils import plots
 
-__all__ = ["pareto_front", "lower_beyond", "front_answer", "plot_front"]
+__all__ = ["pareto_front", "lower_beyond", "front_answer", "plot_front", "spot_label"]
 
 
 def lower_beyond(x: float, y: float, tolerance: float) -> bool:
@@ -77,7 +77,8 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
     ``variants``: dicts with ``family``, ``mb`` (stored size, state dict, MB), ``ms`` (median latency), ``acc``
     (a fraction) and ``front`` (on the Pareto front of its family: filled). ``label`` says where the latencies
     were measured (``" (on the CPU)"``). Every marker sits at its measured values, half transparent so that
-    markers on one spot both show; their numbers, not the markers, are placed apart. Lesson 04, section 7.
+    markers on one spot both show; markers on one spot share one label (``spot_label``), placed apart from
+    the others. Lesson 04, section 7.
     Returns the figure.
     """
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
@@ -112,12 +113,14 @@ def plot_front(variants: list[dict], latency_batch: int, label: str = ""):
                            label=family if v is members[0][0] else None)
         placed.append((ax, shown))
     legend = ("filled: on the table's Pareto front\n(size, latency and accuracy)\nnumbers: the table's #\n"
-              "bars: ± one standard error\nmarkers at their measured values;\nmarkers on one spot: each numbered")
+              "bars: ± one standard error\nmarkers at their measured values;\nmarkers on one spot: one label,\n"
+              "the filled one named first")
     # beside the right panel, outside both: a legend inside would cover markers or their error bars
     axes[1].legend(*axes[0].get_legend_handles_labels(), title=legend, loc="upper left",
                    bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     for ax, shown in placed:  # numbered last, so that they keep off the legend too
-        _place_numbers(ax, [(k, x, y) for k, (x, y) in enumerate(shown, 1)])
+        numbered = [(k, x, y, v["front"]) for k, ((x, y), v) in enumerate(zip(shown, variants), 1)]
+        _place_numbers(ax, _spots(ax, numbered))
     return fig
 
 
@@ -130,13 +133,44 @@ NUMBER_OFFSETS = [(5, 3), (5, -12), (-5, 3), (-5, -12), (5, 12), (5, -21), (-5, 
                   (-9, -4)]
 
 
-def _place_numbers(ax, points: list[tuple[int, float, float]]) -> None:
-    """Number each point beside its marker: at the first offset where the number, measured as it is drawn,
-    covers no number placed before, no marker and not the legend, and stays inside the axes (the first
+def spot_label(numbers: list[int], filled: list[bool]) -> str:
+    """One label for markers drawn on one spot: ``"11 (filled), 10, 12"``. Numbers crowded round one spot
+    hid which of them is on the front (lesson 04's three MLP int8 variants at 2.9 MB); one label names the
+    filled ones first, and says "filled" only where the spot mixes filled and open markers. Lesson 04."""
+    front = [str(k) for k, f in sorted(zip(numbers, filled)) if f]
+    others = [str(k) for k, f in sorted(zip(numbers, filled)) if not f]
+    if front and others:
+        return f"{', '.join(front)} (filled), {', '.join(others)}"
+    return ", ".join(front or others)
+
+
+def _half_marker(ax) -> float:
+    """Half a marker's width, in display pixels."""
+    return MARKER_SIZE**0.5 * ax.figure.dpi / 72 / 2
+
+
+def _spots(ax, points: list[tuple[int, float, float, bool]]) -> list[tuple[str, float, float]]:
+    """The labels to place: one per spot, where a spot is the markers whose centres lie within a marker's
+    width of the first one's (they overlap), at that first marker. ``points``: (number, x, y, filled)."""
+    spots = []  # [(centre in display pixels, x, y, [numbers], [filled])]
+    for k, x, y, filled in points:
+        centre = ax.transData.transform((x, y))
+        near = next((s for s in spots if abs(s[0] - centre).max() < 2 * _half_marker(ax)), None)
+        if near:
+            near[3].append(k)
+            near[4].append(filled)
+        else:
+            spots.append((centre, x, y, [k], [filled]))
+    return [(spot_label(numbers, filled), x, y) for _, x, y, numbers, filled in spots]
+
+
+def _place_numbers(ax, points: list[tuple[str, float, float]]) -> None:
+    """Label each spot beside its marker: at the first offset where the label, measured as it is drawn,
+    covers no label placed before, no marker and not the legend, and stays inside the axes (the first
     offset where none is free). Lesson 04's two MLP variants of 2.93 and 2.94 MB once printed "12" on "10"."""
     renderer = plots.renderer_of(ax.figure)
     frame = ax.get_window_extent(renderer)
-    half = MARKER_SIZE**0.5 * ax.figure.dpi / 72 / 2  # half a marker's width, in display pixels
+    half = _half_marker(ax)
     centres = [ax.transData.transform((x, y)) for _, x, y in points]
     taken = [Bbox.from_bounds(cx - half, cy - half, 2 * half, 2 * half) for cx, cy in centres]
     if ax.get_legend():
@@ -154,7 +188,7 @@ def _place_numbers(ax, points: list[tuple[int, float, float]]) -> None:
         taken.append(box)
 
 
-def _number(ax, k: int, x: float, y: float, dx: float, dy: float):
-    """The number ``k`` at (dx, dy) points from (x, y): starting there (dx > 0) or ending there (dx < 0)."""
-    return ax.annotate(str(k), (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=9,
+def _number(ax, k: str, x: float, y: float, dx: float, dy: float):
+    """The label ``k`` at (dx, dy) points from (x, y): starting there (dx > 0) or ending there (dx < 0)."""
+    return ax.annotate(k, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=9,
                        ha="left" if dx > 0 else "right")

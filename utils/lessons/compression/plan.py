@@ -85,7 +85,8 @@ def _half_choice(device: str, hw: devices.Hardware) -> tuple[torch.dtype, tuple,
 def _int4_choice(device: str, half_dtype: torch.dtype) -> tuple[bool, str]:
     """Whether section 4 measures int4 weight-only on ``device``, and why (int4 quantizes a bf16 model)."""
     if device == "cpu":
-        return True, ("int4 weight-only runs on torchao's CPU layout (a prototype config in torchao 0.18), "
+        return True, ("int4 weight-only runs on torchao's CPU layout (its int4 weights packed in the order its CPU "
+                      "kernel reads them; a prototype config in torchao 0.18), "
                       "against the bf16 model it is made from.")
     if half_dtype != torch.bfloat16:
         return False, (f"int4 weight-only is not measured on {device}: its kernel (tinygemm) wants bf16 "
@@ -98,8 +99,9 @@ def lesson_settings(plan: devices.Plan, hw: devices.Hardware, latency_batch: int
     """Lesson 04's settings for ``plan`` (``devices.plan(2)``) on ``hw`` (``devices.hardware()``).
 
     ``latency_batch``: images per timed pass on the CPU (the notebook's ``LATENCY_BATCH``);
-    ``gpu_latency_batch``: the least a GPU gets (4096 images: about 19 GFLOP through the article's CNN,
-    milliseconds of work, far more than the microseconds that launching its kernels takes).
+    ``gpu_latency_batch``: the least a GPU gets (4096 images: about 19 GFLOP, billions of floating-point
+    operations, through the article's CNN, milliseconds of work, far more than the microseconds that
+    launching its kernels takes).
     """
     float_device = plan.devices[0] if plan.devices[0].startswith("cuda") and hw.gpus else "cpu"
     on_gpu = float_device != "cpu"
