@@ -28,7 +28,7 @@ def test_both_claims_tables_and_the_summary_line_carry_the_label():
         code = _code(name)
         assert "show_claims(" not in code, name
         assert "table.title += S.label" in code and "show(table)" in code, name
-    assert "checkpointing_summary(CKPT_TIMES, FULL_TIME, S.label)" in _code("06_memory.ipynb")
+    assert "checkpointing_summary(CKPT_TIMES, FULL_TIME, S.label, CKPT_ROUNDS)" in _code("06_memory.ipynb")
 
 
 def test_lesson_06_defines_the_middle_half_before_it_uses_it():

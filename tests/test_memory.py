@@ -841,7 +841,7 @@ def test_checkpointings_printed_plus_minus_keeps_the_lessons_2_percent_floor():
     assert "(full_x, full_noise, full_each), (sel_x, sel_noise, sel_each) = FULL_TIME, SEL_TIME" in code
     # the claims and the summary read the same floored ±, never the raw spread again
     assert "full_time=FULL_TIME, selective_gain=SEL_OVER_FULL" in code
-    assert "checkpointing_summary(CKPT_TIMES, FULL_TIME, S.label)" in code
+    assert "checkpointing_summary(CKPT_TIMES, FULL_TIME, S.label, CKPT_ROUNDS)" in code
     assert "ckpt_step / plain_step" not in code and "ckpt_step / sel_step" not in code
     # the details still say which set it: a raw ± 0.01 under the floor is named as the floor
     assert summary.noise_name(0.01, floor=0.02).startswith("the noise floor, 2% of the plain step")

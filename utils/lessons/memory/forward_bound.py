@@ -3,7 +3,7 @@ longer than the whole loss's forward that contains it (lesson 06, section 2). A 
 its whole, so that forward lies somewhere between the two: the prediction is given as the range they allow,
 and the extra time measured is read in forwards at both ends, so no figure rests on the suspect one alone.
 
-    low, high = blocks_forward_range(CKPT_TIMES)            # seconds, as the step-times table prints them
+    low, high = blocks_forward_range(CKPT_TIMES, CKPT_ROUNDS)  # seconds, as the step-times table prints them
     predicted_speed(step, low, high)                        # "1.32-1.34x"
     forwards_cost(extra, low, high, noise)                  # "0.67-0.71 ± 0.10 of a forward (...): less than ..."
     ratio_in_forwards(1.17, step, low, high, noise)         # the same, from a ratio read pair by pair
@@ -15,20 +15,32 @@ from __future__ import annotations
 import math
 
 from utils import claims
+from utils.lessons.memory.measure import step_ratio
 
 FLOOR = 0.10   # the least ± on a share of a forward: a tenth, however quiet the rounds
 
 
-def blocks_forward_range(times: dict) -> tuple[float, float]:
+def blocks_forward_share(rounds: dict | None) -> float:
+    """The blocks' forward x the whole loss's forward that contains it, read pair by pair (``step_ratio``: the
+    median of their rounds' own ratios, as printed), where it lies above 1x beyond their noise
+    (``claims.within_noise``, as ``policy_cost.part_over_whole`` reads it); 1.0 where it does not, or where
+    the rounds did not time both: a part within noise of its whole is not set apart from it. Lesson 06."""
+    if not rounds or "forward" not in rounds or "blocks' forward" not in rounds:
+        return 1.0
+    share, spread, _ = step_ratio(rounds, "blocks' forward", "forward")
+    return share if share > 1 and not claims.within_noise(share, spread, 1.0) else 1.0
+
+
+def blocks_forward_range(times: dict, rounds: dict | None = None) -> tuple[float, float]:
     """The blocks' forward (seconds, as printed: 0.1 ms) as low and high ends: the time it took alone, and at
-    most the whole loss's forward that contains it (``times["forward"]``), where that printed shorter. Both
-    ends are the blocks' forward where the whole is longer or was not timed."""
-    part = claims.as_printed(times["blocks' forward"], 1, 1e-3) / 1e3
-    whole = times.get("forward")
-    if whole is None:
-        return part, part
-    whole = claims.as_printed(whole, 1, 1e-3) / 1e3
-    return min(part, whole), part
+    most the whole loss's forward that contains it, where their paired ``rounds`` put the part above its
+    whole beyond their noise (``blocks_forward_share``): the part / that share, to 0.1 ms half up. Not the fastest run of
+    each: those may come from different rounds, and an outlying round's forward once set the low end alone
+    (t40_0506 #1). Both ends are the blocks' forward where the rounds put it at or under its whole."""
+    part = claims.as_printed(times["blocks' forward"], 1, 1e-3)
+    share = blocks_forward_share(rounds)
+    low = claims.half_up(part / share, 1) if share > 1 else part
+    return low / 1e3, part / 1e3
 
 
 def predicted_speed(step: float, low: float, high: float) -> str:
@@ -38,13 +50,16 @@ def predicted_speed(step: float, low: float, high: float) -> str:
     return f"{ends[0]:.2f}x" if ends[0] == ends[1] else f"{ends[0]:.2f}-{ends[1]:.2f}x"
 
 
-def forward_words(low: float, high: float) -> str:
-    """The forward the prediction adds, in ms as printed: "28.4 ms", or, where the whole forward bounds it,
-    "26.9-28.4 ms: 28.4 timed alone, at most the whole forward that contains it, 26.9"."""
+def forward_words(times: dict, rounds: dict | None = None) -> str:
+    """The forward the prediction adds (``blocks_forward_range``), in ms as printed: "28.4 ms", or, where the
+    paired rounds put the part above its whole, "27.0-28.4 ms: 28.4 timed alone, at most the whole forward
+    that contains it, 28.4 / 1.05 = 27.0 (the median of their rounds' own ratios)"."""
+    low, high = blocks_forward_range(times, rounds)
     lo, hi = claims.as_printed(low * 1e3, 1), claims.as_printed(high * 1e3, 1)
     if lo == hi:
         return f"{hi:.1f} ms"
-    return f"{lo:.1f}-{hi:.1f} ms: {hi:.1f} timed alone, at most the whole forward that contains it, {lo:.1f}"
+    return (f"{lo:.1f}-{hi:.1f} ms: {hi:.1f} timed alone, at most the whole forward that contains it, "
+            f"{hi:.1f} / {blocks_forward_share(rounds):.2f} = {lo:.1f} (the median of their rounds' own ratios)")
 
 
 def forwards_cost(extra: float, low: float, high: float, noise: float = 0.0) -> str:

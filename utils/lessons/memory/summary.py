@@ -296,18 +296,18 @@ def gain_range(verdict: str, value: float, spread: float, bound: float, baseline
     return verdict.replace("of its gain", "of its gain" + claims.gain_share_range(value, spread, bound, baseline), 1)
 
 
-def checkpointing_summary(ckpt: dict, full_time: tuple, label: str = "") -> str:
+def checkpointing_summary(ckpt: dict, full_time: tuple, label: str = "", rounds: dict | None = None) -> str:
     """The Summary's checkpointing statement with this run's figure: the theory predicts one extra forward of
     the blocks; the run says what it cost, in forwards, beside that prediction: both at each end of the
     blocks' forward's range (``forward_bound``), where the whole forward printed shorter, with the ms it divides
     ("(1.20 - 1) x 62.2 = 12.44 ms over 19.9 ms"), as section 2 and the claims row print it. ``full_time``: the
     checkpointed step x the plain one read pair by pair (``measure.step_ratio``: median, ±, each round's), never
     the fastest of each divided; ``ckpt``: the fastest times, for the step and the forward in ms; ``label``:
-    the lesson's " (simulated on CPU)" where the figure stands in for a GPU's, as section 2's (t32_0506 #4)
-    (lesson 06)."""
+    the lesson's " (simulated on CPU)" where the figure stands in for a GPU's, as section 2's (t32_0506 #4);
+    ``rounds``: section 2's, which cap the blocks' forward at its whole pair by pair (lesson 06)."""
     s = ckpt["step"]
     ratio, noise = full_time[0], full_time[1]
-    low, high = blocks_forward_range(ckpt)
+    low, high = blocks_forward_range(ckpt, rounds)
     return (f"Checkpointing every block, in this run: {ratio:.2f}x ± {noise:.2f} the plain step's time (above "
             f"1: slower), the median of each round's own ratio, against the theory's one extra forward, "
             f"{predicted_speed(s, low, high)} here: "   # the ms it divides, as section 2 prints them (t27_0506)
@@ -317,7 +317,8 @@ def checkpointing_summary(ckpt: dict, full_time: tuple, label: str = "") -> str:
 def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: str = "", *,
                   full_time: tuple, selective_gain: tuple,
                   accumulation_time: tuple | None = None,
-                  chunked_time: tuple[float, float, list[float]] | None = None) -> list[claims.Claim]:
+                  chunked_time: tuple[float, float, list[float]] | None = None,
+                  rounds: dict | None = None) -> list[claims.Claim]:
     """The Summary's statements, each with this run's figure. ``measured``: name -> (budget, Measured) at the
     lesson's shape; ``ckpt``: step times {"step", "checkpointed step", "selective step", "blocks' forward"};
     ``chunked``: name -> (budget, Measured) at the large vocabulary; ``runs``: the sharding runs;
@@ -328,7 +329,7 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
     with micro-batches, x one batch's, its noise and (optional) each round's ratio (``measure.step_ratio``), or
     None: no row;
     ``chunked_time``: section 5's chunked loss step x the plain loss's, its noise and each round's ratio
-    (``measure.step_ratio``), or None: no row."""
+    (``measure.step_ratio``), or None: no row; ``rounds``: section 2's (``blocks_forward_range``)."""
     worst = max((abs(relative_error(b.peak, m.peak)), n) for n, (b, m) in {**measured, **chunked}.items())
     rows = [claims.Claim("the calculator's total lands within its tolerance of every measured peak (its lines: "
                          "section 1)", f"{worst[0]:.1%} off ({worst[1]})",
@@ -337,7 +338,7 @@ def lesson_claims(measured: dict, ckpt: dict, chunked: dict, runs: dict, label: 
     base = measured["fp32"][1].peak
     s = ckpt["step"]
     full, full_noise = full_time[0], full_time[1]
-    low, high = blocks_forward_range(ckpt)   # the forward the prediction adds, at most the whole forward
+    low, high = blocks_forward_range(ckpt, rounds)   # the forward the prediction adds, at most its whole
     rows.append(claims.Claim("checkpointing every block costs time: predicted, one extra forward",
                              f"{full:.2f}x ± {full_noise:.2f} the plain step's time (above 1: slower)",
                              f"prediction {predicted_speed(s, low, high)}",
