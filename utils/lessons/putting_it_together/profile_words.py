@@ -69,8 +69,8 @@ def profiled_against_timed(profiled_s: float, shares: dict[str, float]) -> str:
         return (f"{said}, {claims.signed_percent(change)} against the timed compute's median ({timed:.1f} ms): "
                 "a profiled step also records every op, and it ran at another moment of the machine")
     against = "within 1% of" if change == 0 else f"{claims.signed_percent(change)} against"
-    return (f"{said}, {against} the timed compute's median ({timed:.1f} ms): the profiler's own recording "
-            "did not show; the two ran at different moments of the machine")
+    return (f"{said}, {against} the timed compute's median ({timed:.1f} ms): recording every op (the "
+            "profiler's overhead) added no time that shows; the two ran at different moments of the machine")
 
 
 def printed_ms_share(part_s: float, whole_s: float, part_digits: int = 1, whole_digits: int = 0) -> float:
