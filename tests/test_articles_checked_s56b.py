@@ -129,6 +129,7 @@ def test_each_group_cell_shows_its_rows_whole_evidence_in_a_collapsed_block():
     nb = json.loads((ROOT / "notebooks" / "09_articles_checked.ipynb").read_text())
     sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
     for k in range(len(report.GROUPS)):
-        cell = next(s for s in sources if s.startswith(f"show(report.group_table(*report.GROUPS[{k}], ROWS))"))
-        assert (f"how_measured(\"each row's evidence and verdict in full\", "
-                f"*report.full_evidence(report.GROUPS[{k}][1], ") in cell
+        cell = next(s for s in sources if s.startswith(f"show(answers.narrow_table(*report.GROUPS[{k}], ROWS))"))
+        assert (f"how_measured(\"each row's verdict, its reason and its evidence\", "
+                f"report.group_table(*report.GROUPS[{k}], ROWS),\n"
+                f"             *report.full_evidence(report.GROUPS[{k}][1], ") in cell
