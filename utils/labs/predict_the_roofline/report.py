@@ -69,9 +69,48 @@ def compared_table(rows, ceilings, before=None) -> Table:
     again = before is not None and _ceilings_moved(before, ceilings) != (False, False)
     columns = ["op", "limit (your counts)"] + ([BEFORE_COLUMN] if again else []) + ["predicted", "measured",
                                                                                    "of its roof"]
-    return Table(columns, [(r.op.name, r.bound) + ((_predicted_before(r, before),) if again else ())
+    marks = limit_marks(rows, before)
+    return Table(columns, [(r.op.name, r.bound + marks.get(r.op.name, ""))
+                           + ((_predicted_before(r, before),) if again else ())
                            + (predicted_cell(r, ceilings), ms_text(r.point.seconds),
                               claims.percent(roof_share(r, ceilings))) for r in rows], wrap=44)
+
+
+MARKS = ("*", "†")  # one per way a limit can change side: memory now and compute before, or the other way
+
+
+def _limit_before(row, before) -> str:
+    """The limit of ``row``'s counts on the ceilings measured before the exercises, where the predictions
+    above the table (its limit column, the turning length) placed it."""
+    return predicted(row.flops, row.n_bytes, before)[0]
+
+
+def limit_marks(rows, before) -> dict[str, str]:
+    """A mark for each row whose limit on the ceilings measured with the ops differs from its limit on those
+    measured before the exercises (t40_labs03 #8: the length-75 attention read "memory" in the table after
+    "turns compute-bound here at length 75" above it): the same mark for the same change of side."""
+    if before is None:
+        return {}
+    changed = [r for r in rows if _limit_before(r, before) != r.bound]
+    sides = sorted({r.bound for r in changed}, reverse=True)  # "memory" first, the usual way a ridge rises
+    return {r.op.name: MARKS[sides.index(r.bound)] for r in changed}
+
+
+def limit_note(rows, ceilings, before) -> str:
+    """The reason beside each marked limit, one line a mark, printed under the table: which ridge gives which
+    limit, both ridges with the decimals that tell them apart (empty where no limit changed side)."""
+    marks = limit_marks(rows, before)
+    if not marks:
+        return ""
+    d = next((d for d in (2, 4) if claims.half_up(ceilings.ridge, d) != claims.half_up(before.ridge, d)), 6)
+    lines = []
+    for mark in sorted(set(marks.values()), key=MARKS.index):
+        row = next(r for r in rows if marks.get(r.op.name) == mark)
+        lines.append(f"{mark} {row.bound} on the ridge these rounds measured, {claims.half_up(ceilings.ridge, d):.{d}f} "
+                     f"FLOPs/byte; {_limit_before(row, before)} on the ridge measured before the exercises, "
+                     f"{claims.half_up(before.ridge, d):.{d}f}, where the predictions above placed it: an op near "
+                     "the ridge changes side as the ridge moves.")
+    return "\n".join(_fill(line) for line in lines)
 
 
 def _predicted_before(row, before) -> str:
@@ -318,6 +357,9 @@ def show_comparison(measured: list, label: str, first=None, answers: bool | None
     roof, rows, *target = measured
     before = printed_ceilings(first.ceilings) if first is not None else None  # as cell 7 printed them
     display(compared_table(rows, roof.ceilings, before))
+    note = limit_note(rows, roof.ceilings, before)
+    if note:
+        print(note)
     print(_fill(shares_sentence(rows, roof.ceilings)))
     cpu = roof.threads is not None
     misses = [textwrap.fill(said, WIDTH - 4) for said in miss_sentences(rows, roof.ceilings, cpu=cpu)]
