@@ -30,7 +30,8 @@ from utils.details import how_measured
 from utils.labs.fit_the_budget.checks import NOISE_FLOOR, cost_noise, noise_side
 from utils.labs.fit_the_budget.losses import plan_loss
 from utils.lessons.memory.calculator import Shape, estimate
-from utils.lessons.memory.measure import batch_of, interleaved_rounds, measure_peak, new_model, training_step
+from utils.lessons.memory.measure import (batch_of, interleaved_rounds, measure_peak, new_model, step_ratio,
+                                          training_step)
 from utils.lessons.memory.tricks import LOSS_CHUNKS
 
 BANK = "labs/fit_the_budget"
@@ -267,18 +268,17 @@ def _timing(blocks: tuple[int, ...], case: BlocksCase, every: float, rounds: int
         x, y = batch_of(case.shape, case.batch, case.device)
         calls[name] = training_step(model, optimizer, x, y, loss_fn=_loss(chosen))
     times = interleaved_rounds(calls, case.device, repeats=rounds)
-    ratio = claims.as_printed(min(times["yours"]) / min(times["every block"]), 2)   # the fastest round of each
-    paired = [y / e for y, e in zip(times["yours"], times["every block"])]
-    # the paired rounds' spread, at least the course's 2 % floor (as the cost table's noise)
-    spread = max(claims.as_printed(claims.paired_spread(paired), 2), NOISE_FLOOR)
+    # the median of the paired rounds' ratios and their spread, at least the course's 2 % floor (as the cost
+    # table's): never the fastest round of each divided, two best cases from different rounds
+    ratio, spread, paired = step_ratio(times, "yours", "every block", floor=NOISE_FLOOR)
     k, depth = len(blocks), case.shape.depth
     predicted, none, model = _cost_model(every, loss, k, depth)
     side, note = noise_side(ratio, spread, paired)
     said = _side_words(side, claims.within_noise(ratio, spread))
     answer = (f"Its step took {ratio:.2f}x ± {spread:.2f} the time of the step checkpointing every block, "
               f"{said}{case.label}.")
-    worked = (f"Both steps timed with the chunked loss, the fastest of {rounds} interleaved rounds each, the ± "
-              f"the paired rounds' spread (at least {NOISE_FLOOR:.2f}){note}. "
+    worked = (f"Both steps timed with the chunked loss in {rounds} interleaved rounds: the ratio is the median "
+              f"of the rounds' own ratios, the ± their spread (at least {NOISE_FLOOR:.2f}){note}. "
               f"The cost model, with every block's {_cost(every)} and the chunked loss's {_cost(loss)} from "
               f"the cost table, predicts {model} for {k} of {depth} blocks: "
               + _model_gap(ratio, predicted, spread, *table, reaches_none=ratio <= none)
