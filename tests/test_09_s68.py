@@ -102,7 +102,7 @@ ZEROS = {"value": 0.99, "bound": 1.0, "noise": 0.02, "rounds": [0.98, 0.99, 0.99
 def test_lesson_04s_zeros_figure_is_quoted_as_lesson_04_reads_it():
     said = zeroed.lesson_04_words(ZEROS, "lesson 04 §3")
     assert said == ("lesson 04 §3, 50% zeros (global, fine-tuned): 0.99x the dense model's speed (noise ±2%, 5 "
-                    "paired rounds), against its dense-kernel bound of 1x: within noise: no effect shown"), said
+                    "paired rounds), against its dense-kernel bound of 1.00x: within noise: no effect shown"), said
     slower = zeroed.lesson_04_words(ZEROS | {"value": 0.8, "noise": 0.01}, "lesson 04 §3")
     assert slower.endswith("slower than dense: no speed-up"), slower
 

@@ -122,4 +122,4 @@ def lesson_04_words(record: dict | None, section: str) -> str:
     setup = record.get("what", "").split(" over dense")[0] or "50% zeros"
     kept = f", {len(rounds)} paired rounds" if rounds else ""
     return (f"{section}, {setup}: {record['value']:.2f}x the dense model's speed (noise ±{noise:.0%}{kept}), "
-            f"against its dense-kernel bound of {record.get('bound', 1.0):.0f}x: {said}")
+            f"against its dense-kernel bound of {record.get('bound', 1.0):.2f}x: {said}")
