@@ -62,3 +62,19 @@ def test_the_runs_ratio_has_one_range_and_each_kept_size_is_said_past_or_within_
             "4 MiB (1.00x) and 16 MiB (1.00x) within it") in said
     assert "The same size took" not in said and said.count("x to ") == 2  # the one range, and the line's band
     assert "These two runs differed by 0.61x to 2.00x at the same size" in said
+
+
+def test_the_rooflines_visible_answer_is_the_ridge_and_the_sides_and_the_readings_are_in_the_block(monkeypatch):
+    # t42 learner #1: section 2's visible answer was 335 words; the shares' readings are one click away
+    from tests.test_why_slow_s54b import _points
+    from types import SimpleNamespace as NS
+    from utils.lessons.why_slow import report
+
+    roof, _ = _points(0.96)
+    roof.points.append(NS(bound="compute", op=NS(name="matmul 1024", flops=2e9)))
+    monkeypatch.setattr(report, "largest_matmul_reading", lambda *a, **k: "The largest matmul reads. ")
+    said = report.roofline_sentence(roof)
+    assert said.startswith("Ridge point:") and said.endswith("the block below, which reads each.")
+    assert "ran at" not in said and "largest matmul" not in said and len(said.split()) < 80
+    readings = report.roofline_readings(roof)
+    assert readings.startswith("The largest matmul reads.") and "softmax ran at 67% of its memory roof" in readings

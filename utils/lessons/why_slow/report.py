@@ -122,22 +122,29 @@ def datasheet_table(profile, S) -> Table | None:
 
 
 def roofline_sentence(roof) -> str:
+    """Section 2's visible answer: the ridge and which side of it each op lies on, by count. What each op met in
+    this run (its share of its roof) is read in the block (``roofline_readings``; t42_0001: 335 visible words)."""
     c = roof.ceilings
     memory = [p.op.name for p in roof.points if p.bound == "memory"]
     matmuls = [p for p in roof.points if p.bound == "compute"]
-    largest = max(matmuls, key=lambda p: p.op.flops)
+    ridge = claims.printed_ratio(c.flops, c.bandwidth, 1, 1e9)  # the two ceilings as the profile prints them
+    return (f"Ridge point: {ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
+            f"by the roofline's count (intensity below the ridge): {', '.join(memory) or 'none'}. Compute-bound by "
+            f"count: {', '.join(p.op.name for p in matmuls)}. Which limit an op met in this run is its "
+            "share of its roof: the plot, and the block below, which reads each.")
+
+
+def roofline_readings(roof) -> str:
+    """The block's reading of the shares: the largest matmul against the peak, the memory-bound op nearest its roof
+    (never the roof's own probe, read apart), and whether the roof's bandwidth is rough."""
+    matmuls = [p for p in roof.points if p.bound == "compute"]
     others, probes = apart_from_probe(roof.points, roof)  # the roof's own probe is no evidence about it
     nearest = max(others or probes, key=lambda p: p.fraction)
     l3 = devices.cpu_caches().get("L3") if roof.threads is not None else None
     probe = "".join(" " + memory_reading(p, roof, l3) for p in probes if p is not nearest)
-    ridge = claims.printed_ratio(c.flops, c.bandwidth, 1, 1e9)  # the two ceilings as the profile prints them
-    return (f"Ridge point: {ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
-            f"by the roofline's count (intensity below the ridge): {', '.join(memory) or 'none'}. Compute-bound by "
-            f"count: {', '.join(p.op.name for p in matmuls)}. (Which limit an op met in this run is its share of "
-            "its roof, in the block below.) "
-            + largest_matmul_reading(largest, roof.peak, roof.from_profile, next(iter(roof.retimed), None))
-            + nearest_reading(nearest, roof, l3) + probe
-            + rough_roof_sentence(roof))
+    largest = largest_matmul_reading(max(matmuls, key=lambda p: p.op.flops), roof.peak, roof.from_profile,
+                                     next(iter(roof.retimed), None))
+    return (largest + nearest_reading(nearest, roof, l3) + probe + rough_roof_sentence(roof)).strip()
 
 
 def rough_roof_sentence(roof) -> str:
@@ -205,7 +212,7 @@ def roofline_notes(roof, profile) -> list[str]:
     if not above:
         notes.append("No point sits above its roof by more than its own spread.")
     notes.append(f"Roof: min({gflops(c.flops)}, intensity x {c.bandwidth / 1e9:.1f} GB/s).")
-    return notes
+    return [roofline_readings(roof)] + notes  # the shares read first, then how they were measured
 
 
 def compute_above_grade(point, roof) -> str:
