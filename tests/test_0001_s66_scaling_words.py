@@ -4,14 +4,14 @@ both of the claims row's reasons, and the tolerance names whose shortest step it
 import pytest
 
 from tests.test_why_slow_s55 import OFF, axis, reader_run
-from utils.lessons.why_slow import link_report, report, scaling
+from utils.lessons.why_slow import between_runs, report, scaling
 
 
 @pytest.fixture(autouse=True)
 def _no_size_off_its_neighbours(monkeypatch):
     """These tests are of the move and the profile's line: the neighbour test (t36_0001 #1, every size against
     its two neighbours' line) is tested on its own in test_0001_s75_neighbours, so here it sets nothing apart."""
-    monkeypatch.setattr(link_report, "off_neighbours", lambda us_by_size: [])
+    monkeypatch.setattr(between_runs, "off_neighbours", lambda us_by_size: [])
 
 
 def test_a_failing_axis_whose_d_is_below_zero_says_so_beside_its_miss():
@@ -39,9 +39,8 @@ def test_the_tolerance_is_of_the_shortest_step_of_the_axes_that_fit_where_one_fa
 def test_the_between_runs_sentence_names_the_range_it_holds_to():
     """Other (t28_0001): "only to about that factor" named no figure; the range is named again."""
     from tests.test_0001_s64_between_runs import _kept, _link, _record
-    from utils.lessons.why_slow import link_report
 
-    said = link_report.between_runs_sentence(_link(), _record(), _kept())
+    said = between_runs.between_runs_sentence(_link(), _record(), _kept())
     # t29_0001, t30_0001 #2: two runs' move says what a time from one is worth, neither ceiling nor floor
     assert said.endswith(". These two runs differed by 0.68x to 1.61x at the same size: a time measured or "
                          "fitted in one run is no better a guide to another than that.")

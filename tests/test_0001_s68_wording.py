@@ -15,14 +15,15 @@ from tests.test_0001_s64_between_runs import THEIRS, _kept, _link, _record
 from tests.test_why_slow_s55 import axis, reader_run
 from utils.lessons.start_here import bandwidth, line_check, summary
 from utils.lessons.start_here.cold_copy import Passed
-from utils.lessons.why_slow import algorithms_report, link_report, peak, plotting, profile, report, roofline, scaling
+from utils.lessons.why_slow import (algorithms_report, between_runs, peak, plotting, profile, report, roofline,
+                                    scaling)
 
 
 @pytest.fixture(autouse=True)
 def _no_size_off_its_neighbours(monkeypatch):
     """These tests are of the move and the profile's line: the neighbour test (t36_0001 #1, every size against
     its two neighbours' line) is tested on its own in test_0001_s75_neighbours, so here it sets nothing apart."""
-    monkeypatch.setattr(link_report, "off_neighbours", lambda us_by_size: [])
+    monkeypatch.setattr(between_runs, "off_neighbours", lambda us_by_size: [])
 
 
 KIB, MIB = 2**10, 2**20
@@ -49,17 +50,17 @@ def test_a_gap_past_the_tolerance_keeps_its_own_branches():
     assert "cannot differ" in said and "they differ by 6.1 ms" not in said
 
 
-# --- two runs of the link (link_report.between_runs_sentence) -----------------------------------------------
+# --- two runs of the link (between_runs.between_runs_sentence) -----------------------------------------------
 
 def test_two_runs_move_is_what_a_time_is_worth_on_every_branch_past_the_edge():
-    on_line = link_report.between_runs_sentence(_link(), _record(), _kept())
+    on_line = between_runs.between_runs_sentence(_link(), _record(), _kept())
     # t30_0001 #2: two runs bound no third either way, neither a ceiling nor a floor
     assert on_line.endswith("These two runs differed by 0.68x to 1.61x at the same size: a time measured or "
                             "fitted in one run is no better a guide to another than that.")
     assert "can take 0.38x to 2.64x each other's time" in on_line  # the line's ceiling, said before
     far = dict(THEIRS)
     far[MIB] = 150.0
-    moved = link_report.between_runs_sentence(_link(), _record(far), _kept())
+    moved = between_runs.between_runs_sentence(_link(), _record(far), _kept())
     assert "moved between the two runs" in moved and "no better a guide to another than that." in moved
     for said in (on_line, moved):
         assert "within that range" not in said and "at least as much" not in said

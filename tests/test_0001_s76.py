@@ -7,7 +7,7 @@ from types import SimpleNamespace as NS
 
 from utils import machine
 from utils.lessons.start_here import summary
-from utils.lessons.why_slow import algorithms_report, link_report, report
+from utils.lessons.why_slow import algorithms_report, between_runs, neighbours, report
 from utils.lessons.why_slow.algorithms import Comparison
 from tests.test_0001_s64_between_runs import _kept, _record
 from tests.test_0001_s74_between_runs_outlier import KIB, MIB, _link, _straight
@@ -74,8 +74,8 @@ def test_of_its_gain_is_worked_where_lesson_00_prints_it_and_only_there():
 def test_a_size_set_apart_names_the_two_us_its_neighbours_line_is_drawn_through():
     mine, theirs = _straight(), _straight()
     mine[MIB], theirs[MIB] = 600.0, 300.0  # off its neighbours' line in both runs
-    said = link_report.between_runs_sentence(_link(mine), _record(theirs), _kept())
+    said = between_runs.between_runs_sentence(_link(mine), _record(theirs), _kept())
     assert ("1 MiB set apart, 2.00x: an outlier among both runs' neighbours, lesson 00's 300.0 µs against 419.5 µs "
             "on the line through 256 KiB's 157.4 µs and 4 MiB's 1,468.1 µs and this run's 600.0 µs against "
             "419.5 µs on the line through 256 KiB's 157.4 µs and 4 MiB's 1,468.1 µs") in said
-    assert link_report.off_neighbours({256 * KIB: 157.4, MIB: 600.0, 4 * MIB: 1468.1}) == [MIB]
+    assert neighbours.off_neighbours({256 * KIB: 157.4, MIB: 600.0, 4 * MIB: 1468.1}) == [MIB]

@@ -77,10 +77,10 @@ def test_a_compile_that_saves_nothing_does_not_hold():
 def test_the_between_runs_range_covers_every_size_both_timed_those_set_apart_included():
     from tests.test_0001_s64_between_runs import _kept, _record
     from tests.test_0001_s74_between_runs_outlier import MIB, _link, _straight
-    from utils.lessons.why_slow import link_report
+    from utils.lessons.why_slow import between_runs
     mine = {n: round(t * 1.5, 1) for n, t in _straight().items()}
     mine[MIB] = 1000.0  # set apart, 2.38x: once left out of the closing range, which read 1.50x alone
-    said = link_report.between_runs_sentence(_link(mine), _record(_straight()), _kept(accuracy=0.05))
+    said = between_runs.between_runs_sentence(_link(mine), _record(_straight()), _kept(accuracy=0.05))
     assert ("These two runs differed by 1.50x to 2.38x at the same size (every size both timed, those set apart "
             "included): a time measured or fitted in one run is no better a guide") in said
 

@@ -13,7 +13,7 @@ from test_0001_s65_link_and_dram import GLOO, SIZES, kept_line
 
 from utils import devices
 from utils.lessons.start_here import summary
-from utils.lessons.why_slow import link_report
+from utils.lessons.why_slow import neighbours
 from utils.machine import link_fit
 
 KIB, MIB = 2**10, 2**20
@@ -63,10 +63,10 @@ def test_a_size_is_set_apart_only_where_it_alone_bent_its_neighbours():
     # t40's lesson 00 run: 256 KiB (-39%) was set apart by a line through 64 KiB, itself off; without 256 KiB,
     # 64 KiB is still off the line through 4 KiB and 1 MiB (+28%): the small sizes scatter together
     lesson00 = dict(zip(SIZES, T40_US))
-    assert link_report.off_neighbours(lesson00) == []
+    assert neighbours.off_neighbours(lesson00) == []
     # a lone spike is still set apart: without 1 MiB, 256 KiB and 4 MiB lie on their neighbours' lines
     spike = {64 * KIB: 80.0, 256 * KIB: 140.0, MIB: 600.0, 4 * MIB: 1400.0, 16 * MIB: 5000.0}
-    assert link_report.off_neighbours(spike) == [MIB]
+    assert neighbours.off_neighbours(spike) == [MIB]
 
 
 def test_the_threads_ratios_print_as_section_1_prints_them(machine):

@@ -347,9 +347,9 @@ def test_a_copy_counted_in_a_cache_but_slower_than_the_next_levels_reference_is_
     # decided against the copy out of DRAM (same memcpy, this run), not against a reference measured elsewhere
     # one copy out of DRAM is named as that copy, not as a median
     assert ("The 64 MiB copy counted in L3 ran at 7.38 GB/s, below L3's reference (14.20 GB/s) and nearer the "
-            "copy out of DRAM in this run (6.68 GB/s)") in said
+            "copy served from DRAM in this run (6.68 GB/s)") in said
     dram2 = CopyPoint("host memcpy", 128 * MIB, 128 * MIB / 6.5e9, 9.35e9, "DRAM", False)
-    assert "the 2 copies out of DRAM in this run (their median) (6.59 GB/s)" in summary.out_of_cache_sentence(
+    assert "the 2 copies served from DRAM in this run (their median) (6.59 GB/s)" in summary.out_of_cache_sentence(
         [l3, slow, dram, dram2])
     # the plot marks the copy set apart, whose cache's reference line passes over it
     from utils.lessons.start_here import bandwidth as bw

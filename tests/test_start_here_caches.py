@@ -57,7 +57,7 @@ def test_references_in_order_leave_no_inversion_and_every_copy_above_unexplained
     slow = the_run(l2_ref=90.0)
     apart = [p.size for p, _, _ in summary.below_next_level(slow)]
     assert apart == [64 * KIB, 256 * KIB]
-    assert "below L2's reference (90.00 GB/s) and nearer the 2 copies out of L3" in summary.out_of_cache_sentence(slow)
+    assert "below L2's reference (90.00 GB/s) and nearer the 2 copies served from L3" in summary.out_of_cache_sentence(slow)
 
 
 def test_the_in_cache_row_names_a_low_reference_beside_the_copies_above_it():

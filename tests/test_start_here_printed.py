@@ -117,13 +117,13 @@ def test_the_in_cache_median_is_the_median_of_the_printed_shares():
     assert summary.in_cache_claim(four[:3], None).verdict.startswith("median 93% of the reference")
 
 
-def test_a_median_of_copies_out_of_the_next_level_is_worked_from_their_printed_rates():
+def test_a_median_of_copies_served_from_the_next_level_is_worked_from_their_printed_rates():
     l3 = CopyPoint("host memcpy", 16 * MIB, 16 * MIB / 13.9e9, 14.2e9, "L3", False)
     slow = CopyPoint("host memcpy", 64 * MIB, 64 * MIB / 7.38e9, 14.2e9, "L3", False)
     drams = [CopyPoint("host memcpy", n * MIB, n * MIB / r, 9.35e9, "DRAM", False)
              for n, r in ((128, 6.684e9), (256, 6.506e9))]  # printed 6.68 and 6.51: median 6.595
     said = summary.out_of_cache_sentence([l3, slow, *drams])
-    assert "the 2 copies out of DRAM in this run (their median) (6.595 GB/s)" in said  # (6.68 + 6.51) / 2
+    assert "the 2 copies served from DRAM in this run (their median) (6.595 GB/s)" in said  # (6.68 + 6.51) / 2
     drams[1] = CopyPoint("host memcpy", 256 * MIB, 256 * MIB / 6.502e9, 9.35e9, "DRAM", False)  # 6.50
     assert "(their median) (6.59 GB/s)" in summary.out_of_cache_sentence([l3, slow, *drams])
 

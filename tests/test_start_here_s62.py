@@ -61,7 +61,7 @@ def test_lesson_00_keeps_the_time_of_its_run_and_lesson_01_quotes_it(tmp_path, m
 
     from utils import ledger, machine
     from utils.lessons.start_here import summary
-    from utils.lessons.why_slow import link_report
+    from utils.lessons.why_slow import between_runs, link_report
 
     monkeypatch.setenv(ledger.ENV, str(tmp_path))
     run = machine.link_fit("gloo", SIZES, [50e-6 + n / 4e9 for n in SIZES])
@@ -69,9 +69,9 @@ def test_lesson_00_keeps_the_time_of_its_run_and_lesson_01_quotes_it(tmp_path, m
     kept = ledger.figure(link_report.LESSON00_RUN, "cpu")
     stamp = f"on {kept['date']} at {kept['time']}"
     assert stamp in saved and "Lesson 01 sets its run of the link beside this one" in saved
-    assert f"(its section 3, kept in the ledger {stamp}):" in link_report.between_runs_sentence(run, kept)
+    assert f"(its section 3, kept in the ledger {stamp}):" in between_runs.between_runs_sentence(run, kept)
     # a record from before the time was kept: its date alone; none at all: nothing to date
     del kept["time"]
-    assert f"kept in the ledger on {kept['date']}):" in link_report.between_runs_sentence(run, kept)
-    assert "none recorded" in link_report.between_runs_sentence(run, None)
+    assert f"kept in the ledger on {kept['date']}):" in between_runs.between_runs_sentence(run, kept)
+    assert "none recorded" in between_runs.between_runs_sentence(run, None)
     assert "Lesson 01" not in summary.to_ledger(NS(peak=lambda d: NS(best=1e11, name="x")), [], None)  # no run kept

@@ -95,7 +95,7 @@ def test_the_roofline_sentence_reads_the_nearest_op_that_is_not_the_probe(monkey
     roof, add = _points(0.96)
     roof.points.append(NS(bound="compute", op=NS(name="matmul 1024", flops=2e9)))
     monkeypatch.setattr(report, "largest_matmul_reading", lambda *a, **k: "")
-    said = report.roofline_sentence(roof)
+    said = report.roofline_readings(roof)
     assert "softmax ran at 67% of its memory roof: at or under it, as the roofline says." in said
     assert "add ran at 96% of its memory roof; it is the roof's own probe" in said
     # against the probe re-timed at 26.0: 0.0833 x 26.0 = 2.2 GFLOP/s, 1.8 / 2.2 = 82%, beyond both

@@ -1,7 +1,7 @@
 """Lesson 01 after the twenty-third reading (t23_0001): the link beside lesson 00's run, a moment's move."""
 
 from utils import machine
-from utils.lessons.why_slow import link_report, profile
+from utils.lessons.why_slow import between_runs, link_report, profile
 
 KIB, MIB = 2**10, 2**20
 NAME = "gloo loopback, 2 processes"
@@ -18,29 +18,29 @@ def _record(us, sizes=SIZES, name=NAME):
 
 def test_this_sections_messages_are_set_beside_lesson_00s_run_with_each_sizes_ratio():
     """t23_0001 #2: 106.6 against 172.8 µs at 64 KiB is 1.62x; 284.5 against 534.1 at 1 MiB is 1.88x."""
-    said = link_report.between_runs_sentence(_link([172.8, 534.1, 1665.8, 7251.6]),
+    said = between_runs.between_runs_sentence(_link([172.8, 534.1, 1665.8, 7251.6]),
                                              _record([106.6, 284.5, 1047.2, 4440.7]))
     assert "64 KiB 106.6 and 172.8 (1.62x); 1 MiB 284.5 and 534.1 (1.88x)" in said
     assert "16 MiB 4,440.7 and 7,251.6 (1.63x)" in said
     # lesson 00's 1 MiB and 4 MiB miss their neighbours' lines (-16%, then -12%), each line drawn through the
     # other: neither alone bent it, so neither is set apart there (t40_0001 #4); this run's 4 MiB (-13%) alone is
-    assert "took 1.62x to 1.88x lesson 00's time (4 MiB set apart, 1.59x" in said and "1 MiB set apart" not in said
+    assert "Of the 3 sizes kept (4 MiB set apart, 1.59x" in said and "1 MiB set apart" not in said
     assert "the link itself moved" in said
 
 
 def test_runs_within_one_medians_noise_held_still_and_the_other_branches_say_why_not_compared():
-    held = link_report.between_runs_sentence(_link([110.0, 290.0, 1000.0, 4400.0]),
+    held = between_runs.between_runs_sentence(_link([110.0, 290.0, 1000.0, 4400.0]),
                                              _record([100.0, 284.5, 1047.2, 4440.7]))  # 1.10x at most
     assert "held still" in held and "moved" not in held
-    assert "none recorded" in link_report.between_runs_sentence(_link([1.0] * 4), None)
-    other = link_report.between_runs_sentence(_link([1.0] * 4), _record([1.0] * 4, name="GPU 0 to GPU 1"))
+    assert "none recorded" in between_runs.between_runs_sentence(_link([1.0] * 4), None)
+    other = between_runs.between_runs_sentence(_link([1.0] * 4), _record([1.0] * 4, name="GPU 0 to GPU 1"))
     assert "of another path (GPU 0 to GPU 1)" in other
-    apart = link_report.between_runs_sentence(_link([1.0] * 4), _record([1.0], sizes=[8]))
+    apart = between_runs.between_runs_sentence(_link([1.0] * 4), _record([1.0], sizes=[8]))
     assert "no size in common" in apart
     # one size only past the edge: one figure, not a range
-    one = link_report.between_runs_sentence(_link([150.0, 300.0], sizes=[MIB, 2 * MIB]),
+    one = between_runs.between_runs_sentence(_link([150.0, 300.0], sizes=[MIB, 2 * MIB]),
                                             _record([100.0], sizes=[MIB]))
-    assert "took 1.50x lesson 00's time" in one
+    assert "1 MiB (1.50x) lies past the ±10%" in one and "differed by 1.50x at the same size" in one
 
 
 def test_lesson_00_keeps_its_run_for_lesson_01(tmp_path, monkeypatch):
@@ -55,7 +55,7 @@ def test_lesson_00_keeps_its_run_for_lesson_01(tmp_path, monkeypatch):
     summary.to_ledger(prof, [], None, this_run=run)
     kept = ledger.figure(link_report.LESSON00_RUN, "cpu")
     assert kept["what"] == NAME and kept["sizes"] == SIZES
-    assert "(1.00x)" in link_report.between_runs_sentence(run, kept)
+    assert "(1.00x)" in between_runs.between_runs_sentence(run, kept)
 
 
 ROUNDS = [91.48e-3, 105.62e-3, 93.02e-3]  # section 1's rounds as the reader saw them

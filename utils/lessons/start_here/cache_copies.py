@@ -106,18 +106,27 @@ def below_next_level(points) -> list:
     nor is a copy whose time is mostly the call's fixed cost (``fixed_cost_bound``): that cost is its shortfall."""
     order = [r for r in LEVELS if any(p.regime == r and p.bound and not p.is_bound for p in points)]
     fixed = {id(p) for p in fixed_cost_bound(points)}
-    slow = []
-    for p in points:
-        if p.is_bound or not p.bound or p.regime not in order or p.regime == order[-1] or p.fraction_of_bound >= 1:
-            continue
-        if id(p) in fixed:
-            continue
-        nxt = order[order.index(p.regime) + 1]
-        # every figure as printed (GB/s, two decimals): the median a reader works from the printed rates
-        beyond = statistics.median(_gbs(q.rate) for q in points if q.regime == nxt and q.path == p.path)
-        if abs(math.log(_gbs(p.rate) / beyond)) < abs(math.log(_gbs(p.bound) / _gbs(p.rate))):
-            slow.append((p, nxt, beyond * 1e9))
-    return slow
+    slow, apart = [], set()
+    # deepest level first: a copy set apart from the next level is no longer one of its copies (t42_0001 #2)
+    for regime, nxt in reversed(list(zip(order, order[1:]))):
+        for p in points:
+            if p.regime != regime or p.is_bound or not p.bound or p.fraction_of_bound >= 1 or id(p) in fixed:
+                continue
+            kept = _kept_in(points, p.path, nxt, apart)
+            if not kept:  # every copy of the next level was set apart: nothing to be nearer
+                continue
+            # every figure as printed (GB/s, two decimals): the median a reader works from the printed rates
+            beyond = statistics.median(_gbs(q.rate) for q in kept)
+            if abs(math.log(_gbs(p.rate) / beyond)) < abs(math.log(_gbs(p.bound) / _gbs(p.rate))):
+                slow.append((p, nxt, beyond * 1e9))
+        apart |= {id(p) for p, _, _ in slow}
+    place = {id(p): k for k, p in enumerate(points)}
+    return sorted(slow, key=lambda s: place[id(s[0])])  # in the order the table lists the copies
+
+
+def _kept_in(points, path: str, regime: str, apart: set) -> list:
+    """The copies of ``path`` counted in ``regime`` that were not set apart from it (``apart``: their ids)."""
+    return [q for q in points if q.regime == regime and q.path == path and id(q) not in apart]
 
 
 def _gbs(rate: float) -> float:
@@ -133,12 +142,13 @@ def memcpy_references(points) -> list:
     return [p for p in points if p.path == "host memcpy" and id(p) not in apart]
 
 
-def _copies_out_of(points, path: str, regime: str) -> str:
-    """"the copy out of DRAM in this run" or "the 3 copies out of DRAM in this run (their median)": a median of
+def _copies_served_from(points, path: str, regime: str, apart: set) -> str:
+    """"the copy served from DRAM in this run" or "the 3 copies served from L3 in this run (their median)": the
+    copies kept in that level (``_kept_in``), so the count is the one its table row and median use; a median of
     one copy is named as that copy."""
-    n = sum(1 for q in points if q.regime == regime and q.path == path)
-    return (f"the copy out of {regime} in this run" if n == 1 else
-            f"the {n} copies out of {regime} in this run (their median)")
+    n = len(_kept_in(points, path, regime, apart))
+    return (f"the copy served from {regime} in this run" if n == 1 else
+            f"the {n} copies served from {regime} in this run (their median)")
 
 
 def out_of_cache_sentence(points) -> str:
@@ -146,12 +156,13 @@ def out_of_cache_sentence(points) -> str:
     the copies of the next level (``below_next_level``), naming each one that did, and where it is left out."""
     fixed = [_fixed_cost_said(p) for p in fixed_cost_bound(points)]
     slow = below_next_level(points)
+    apart = {id(p) for p, _, _ in slow}
     if not slow:
         other = " other" if fixed else ""
         return " ".join(fixed + [f"No{other} copy counted in a cache ran below its cache's reference and nearer the "
                                  "copies of the level beyond it: none behaved as out of its cache."])
     said = fixed + [f"The {size_label(p.size)} copy counted in {p.regime} ran at {p.rate / 1e9:.2f} GB/s, below "
-            f"{p.regime}'s reference ({p.bound / 1e9:.2f} GB/s) and nearer {_copies_out_of(points, p.path, nxt)} "
+            f"{p.regime}'s reference ({p.bound / 1e9:.2f} GB/s) and nearer {_copies_served_from(points, p.path, nxt, apart)} "
             f"({mean_of_two(ref / 1e9, 2)} GB/s): it behaved as out of {p.regime}, so it is set apart." for p, nxt, ref in slow]
     return " ".join(said)
 

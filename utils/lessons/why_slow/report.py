@@ -7,18 +7,15 @@ sentence comes from the objects passed in; where a sentence compares with a boun
 
 from __future__ import annotations
 
-import statistics
 import textwrap
 
 from utils import claims, devices
-from utils.lessons.why_slow import flops
 # lesson 00's rough rule and threads reading
 from utils.lessons.start_here.summary import ROUGH, is_rough, threads_reading
 from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re-exported for the notebook
     COST_COLUMNS,
     LESSON00_RUN,
     THIS_FIT,
-    between_runs_sentence,
     cost_rows,
     latency_figures_sentence,
     link_against_profile,
@@ -29,6 +26,10 @@ from utils.lessons.why_slow.link_report import (  # noqa: F401 - section 3's, re
     noisy_piece_sentence,
     profile_line_claim,
 )
+from utils.lessons.why_slow.between_runs import between_runs_sentence  # noqa: F401 - section 3's, re-exported
+from utils.lessons.why_slow.mfu_report import (  # noqa: F401 - section 1's, re-exported for the notebook
+    PALM_MFU, gflops, mfu_median, mfu_notes, mfu_ratios, mfu_rounds_table, mfu_sentence, mfu_table, retimed_gap,
+    retimed_mfu, retimed_ratios, step_flop_rate)
 from utils.lessons.why_slow.memory_roof import (  # noqa: F401 - section 2's memory readings, re-exported
     apart_from_probe, crosses_roof, is_bandwidth_probe, memory_grade, memory_reading, memory_verdict, nearest_reading,
     other_crossings, probe_left_out, retimed_reading, retimed_share, roof_choice_sentence, shown_under, unshown_said)
@@ -36,7 +37,6 @@ from utils.lessons.why_slow.roofline import is_probe  # noqa: F401 - section 2's
 from utils.tables import Table
 
 WIDTH = 110  # no visible output line is longer (the course's narrow-output rule)
-PALM_MFU = 0.462  # PaLM 540B's training MFU on TPU v4, as its paper reports it: a published figure, not ours
 
 
 def say(text: str) -> None:
@@ -44,12 +44,8 @@ def say(text: str) -> None:
     print(textwrap.fill(text, WIDTH))
 
 
-def _gflops(x: float) -> str:
-    return f"{x / 1e9:,.1f} GFLOP/s"
-
-
 def _gap(rate: float, other: float) -> float:
-    """``rate`` over ``other``, less one, worked from the two as ``_gflops`` prints them: 97.6 against 98.2 is -1%."""
+    """``rate`` over ``other``, less one, worked from the two as ``gflops`` prints them: 97.6 against 98.2 is -1%."""
     return claims.printed_ratio(rate, other, 1, 1e9) - 1
 
 
@@ -122,138 +118,33 @@ def datasheet_table(profile, S) -> Table | None:
     return Table(["ceiling", "measured", "datasheet (bound)", "share"], rows, title=f"{S.datasheet.name} datasheet")
 
 
-# --- section 1: MFU -----------------------------------------------------------------------------------------
-
-
-def step_flop_rate(U, seconds: float) -> float:
-    """The step's FLOP/s worked from its two figures as printed: the model FLOPs to 4 figures ("5.309e+09")
-    over the step in ms to 2 decimals, so that a reader who divides the two finds the GFLOP/s printed beside."""
-    return flops.printed(U.model_flops) / (claims.as_printed(seconds, 2, 1e-3) * 1e-3)
-
-
-def mfu_table(U) -> Table:
-    """The headline: what MFU is made of."""
-    step = statistics.median(U.step_seconds)
-    return Table(["quantity", "value"], [
-        ("model FLOPs of one training step (formula)", f"{flops.printed(U.model_flops):.4g}"),
-        ("step time (median of the rounds' fastest)", f"{step * 1e3:.2f} ms"),
-        ("model FLOP/s", _gflops(step_flop_rate(U, step))),
-        *([(f"{U.peak_name} (machine profile, what MFU divides by)", _gflops(U.peak)),
-           (f"{U.RETIMED}, median of {len(U.peak_flops)} rounds ({_retimed_gap(U)})", _gflops(U.retimed_median))]
-          if U.profile_peak else
-          [(f"{U.peak_name} (same rounds)", _gflops(U.peak))]),
-        (f"MFU (median of {len(U.mfus)} rounds' ratios)", f"{U.median:.0%}"),
-        # the same rule against the re-timed probe (reader t25_0001 #4): one way to work every MFU on the page
-        *([(f"MFU against the re-timed probe (median of {len(U.peak_flops)} rounds' ratios)",
-            f"{retimed_mfu(U):.0%}")] if U.profile_peak else []),
-    ])
-
-
-def _retimed_gap(U) -> str:
-    """The re-timed probe against the profile's figure: ``+7% from the profile's``."""
-    return f"{claims.signed_percent(retimed_gap(U))} from the profile's"
-
-
-def retimed_gap(U) -> float:
-    """The re-timed peak (the rounds' median) over the profile's, less one, worked from the two as printed
-    (GFLOP/s, one decimal)."""
-    return claims.printed_ratio(U.retimed_median, U.peak, 1, 1e9) - 1
-
-
-def _where(U) -> str:
-    if U.threads:
-        return f"{U.threads} CPU thread{'s' if U.threads > 1 else ''}"
-    return "one GPU" if U.threads is None else "one device"
-
-
-def mfu_sentence(U) -> str:
-    against = ("the machine profile's figure" if U.profile_peak else "a peak measured here, in the same rounds")
-    moved = (f" The same probe, timed beside the step in this run, ran at {_gflops(U.retimed_median)} (median, "
-             f"{claims.signed_percent(retimed_gap(U))}): how far this moment's load moved it; "
-             f"against it, MFU would read {_retimed_mfu_worked(U)}." if U.profile_peak else "")
-    return (f"MFU = {U.median:.0%} of the {U.peak_name}, {_gflops(U.peak)} (100 %: that peak's rate, a "
-            f"measured reference, not a bound), {against}.{moved} "
-            f"The PaLM paper (Google's 540B-parameter language model) reports {PALM_MFU:.1%} for training its model on thousands of TPU v4 chips, "
-            f"against the chips' datasheet peak; the two figures are not comparable: this is a small model's step "
-            f"on {_where(U)} against a peak measured on this machine (a datasheet peak is never lower, so the "
-            "same work reads lower against one), and a large run pays communication a single device does not. "
-            f"Section 2 shows which ops cannot use the peak at all, section 6 where the step's time goes.")
-
-
-def retimed_ratios(U) -> list[float]:
-    """Each round's MFU against that round's re-timed matmul: its step GFLOP/s over its matmul GFLOP/s, both as
-    the rounds table prints them (one decimal), the ratio rounded half up to the percent as a reader does."""
-    return [claims.half_up(claims.printed_ratio(step_flop_rate(U, s), p, 1, 1e9), 2)
-            for s, p in zip(U.step_seconds, U.peak_flops)]
-
-
-def retimed_mfu(U) -> float:
-    """The MFU against the probe re-timed beside the step, by the rule of the MFU itself (reader t25_0001 #4): the
-    median of the rounds' ratios (``retimed_ratios``), not a median step over the fastest matmul."""
-    return claims.half_up(statistics.median(retimed_ratios(U)), 2)
-
-
-def _retimed_mfu_worked(U) -> str:
-    """``retimed_mfu`` with how it is worked: "48% (the median of the 5 rounds' ratios, as MFU itself)"."""
-    return f"{retimed_mfu(U):.0%} (the median of the {len(U.peak_flops)} rounds' ratios, as MFU itself)"
-
-
-def mfu_rounds_table(U) -> Table:
-    rows = [(k + 1, f"{s * 1e3:.2f}", f"{step_flop_rate(U, s) / 1e9:.1f}", f"{p / 1e9:.1f}", f"{m:.0%}")
-            for k, (s, p, m) in enumerate(zip(U.step_seconds, U.peak_flops, U.mfus))]
-    against = "MFU (profile's peak)" if U.profile_peak else "MFU against the best matmul"
-    if not U.profile_peak:
-        return Table(["round", "step ms (fastest)", "step GFLOP/s", "matmul GFLOP/s (re-timed)", against],
-                     rows, title="MFU, round by round")
-    # the ratios the re-timed MFU is the median of (``retimed_mfu``), so that a reader finds its figure here
-    rows = [row + (f"{r:.0%}",) for row, r in zip(rows, retimed_ratios(U))]
-    return Table(["round", "step ms (fastest)", "step GFLOP/s", "matmul GFLOP/s (re-timed)", against,
-                  "MFU (re-timed matmul)"], rows, title="MFU, round by round")
-
-
-def mfu_notes(U, profile, S) -> str:
-    where = f"{U.threads} thread" if U.threads else "the GPU"
-    same = profile.peak(U.dtype, S.measure_threads)
-    text = (f"Each round times the matmul (the machine profile's probe), then the training step, each after "
-            f"one untimed call, on {where}; MFU per round = model FLOPs / that round's fastest step / "
-            + (f"the profile's {same.name}, {same.formatted()} ({profile.measured}), the one figure every lesson "
-               f"quotes under that name. The matmul column is {U.RETIMED}: median {_gflops(U.retimed_median)} "
-               f"(fastest {_gflops(U.retimed)}), {claims.signed_percent(retimed_gap(U))} from the profile's, which "
-               "shows how far this moment moved it (a busy machine only slows a kernel; a faster run means the "
-               "profile met a busier moment). The last column is each round's step GFLOP/s over that round's "
-               "matmul GFLOP/s; every MFU on this page is the median of such per-round ratios."
-               if U.profile_peak else
-               f"the fastest matmul of all rounds ({_gflops(U.peak)}), so a slow matmul measurement cannot lift a "
-               f"round over 100 %. The machine profile measured the same probe at {same.formatted()} "
-               f"({same.name}): the same ceiling at another moment.")
-            + f" MFU ranges from {min(U.mfus):.0%} to {max(U.mfus):.0%}.")
-    if S.datasheet and U.dtype in S.datasheet.peak_flops:
-        sheet = S.datasheet.peak_flops[U.dtype]
-        text += (f" Against the datasheet's {U.dtype} peak ({sheet / 1e12:.0f} TFLOP/s, a bound) the step "
-                 f"reaches {U.achieved / sheet:.1%}.")
-    return text
-
-
 # --- section 2: the roofline --------------------------------------------------------------------------------
 
 
 def roofline_sentence(roof) -> str:
+    """Section 2's visible answer: the ridge and which side of it each op lies on, by count. What each op met in
+    this run (its share of its roof) is read in the block (``roofline_readings``; t42_0001: 335 visible words)."""
     c = roof.ceilings
     memory = [p.op.name for p in roof.points if p.bound == "memory"]
     matmuls = [p for p in roof.points if p.bound == "compute"]
-    largest = max(matmuls, key=lambda p: p.op.flops)
+    ridge = claims.printed_ratio(c.flops, c.bandwidth, 1, 1e9)  # the two ceilings as the profile prints them
+    return (f"Ridge point: {ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
+            f"by the roofline's count (intensity below the ridge): {', '.join(memory) or 'none'}. Compute-bound by "
+            f"count: {', '.join(p.op.name for p in matmuls)}. Which limit an op met in this run is its "
+            "share of its roof: the plot, and the block below, which reads each.")
+
+
+def roofline_readings(roof) -> str:
+    """The block's reading of the shares: the largest matmul against the peak, the memory-bound op nearest its roof
+    (never the roof's own probe, read apart), and whether the roof's bandwidth is rough."""
+    matmuls = [p for p in roof.points if p.bound == "compute"]
     others, probes = apart_from_probe(roof.points, roof)  # the roof's own probe is no evidence about it
     nearest = max(others or probes, key=lambda p: p.fraction)
     l3 = devices.cpu_caches().get("L3") if roof.threads is not None else None
     probe = "".join(" " + memory_reading(p, roof, l3) for p in probes if p is not nearest)
-    ridge = claims.printed_ratio(c.flops, c.bandwidth, 1, 1e9)  # the two ceilings as the profile prints them
-    return (f"Ridge point: {ridge:.1f} FLOPs per byte ({c.peak_name} over {c.bandwidth_name}). Memory-bound "
-            f"by the roofline's count (intensity below the ridge): {', '.join(memory) or 'none'}. Compute-bound by "
-            f"count: {', '.join(p.op.name for p in matmuls)}. (Which limit an op met in this run is its share of "
-            "its roof, in the block below.) "
-            + largest_matmul_reading(largest, roof.peak, roof.from_profile, next(iter(roof.retimed), None))
-            + nearest_reading(nearest, roof, l3) + probe
-            + rough_roof_sentence(roof))
+    largest = largest_matmul_reading(max(matmuls, key=lambda p: p.op.flops), roof.peak, roof.from_profile,
+                                     next(iter(roof.retimed), None))
+    return (largest + nearest_reading(nearest, roof, l3) + probe + rough_roof_sentence(roof)).strip()
 
 
 def rough_roof_sentence(roof) -> str:
@@ -278,9 +169,9 @@ def largest_matmul_reading(largest, peak, from_profile: bool = False, retimed=No
     this moment differs from the profile's (noise and load), not a finding."""
     share = f"The largest matmul reaches {claims.percent(largest.fraction)} of its roof"
     if is_probe(largest, peak) and from_profile and retimed is not None:
-        return (f"{share} ({_gflops(largest.achieved)}); it is the same {peak.size} kernel as the peak's probe, "
-                f"which ran at {_gflops(retimed.best)} in the same rounds ({claims.signed_percent(_gap(largest.achieved, retimed.best))}:"
-                f" one kernel timed twice at one moment). The roof's {_gflops(peak.best)} was timed at another moment, "
+        return (f"{share} ({gflops(largest.achieved)}); it is the same {peak.size} kernel as the peak's probe, "
+                f"which ran at {gflops(retimed.best)} in the same rounds ({claims.signed_percent(_gap(largest.achieved, retimed.best))}:"
+                f" one kernel timed twice at one moment). The roof's {gflops(peak.best)} was timed at another moment, "
                 f"when the profile was made (its probe spread {peak.spread:.0%} there): how far these two sit from "
                 "it is how the two moments differ, not a finding. ")
     if is_probe(largest, peak) and from_profile:
@@ -320,8 +211,8 @@ def roofline_notes(roof, profile) -> list[str]:
                      + _above_why(p, roof))
     if not above:
         notes.append("No point sits above its roof by more than its own spread.")
-    notes.append(f"Roof: min({_gflops(c.flops)}, intensity x {c.bandwidth / 1e9:.1f} GB/s).")
-    return notes
+    notes.append(f"Roof: min({gflops(c.flops)}, intensity x {c.bandwidth / 1e9:.1f} GB/s).")
+    return [roofline_readings(roof)] + notes  # the shares read first, then how they were measured
 
 
 def compute_above_grade(point, roof) -> str:
@@ -343,14 +234,14 @@ def _above_why(point, roof) -> str:
     if point.bound == "memory":
         return memory_reading(point, roof)
     again = roof.retimed[0] if roof.from_profile and roof.retimed else None
-    beside = f", timed beside it in the same rounds at {_gflops(again.best)}" if again else ""
+    beside = f", timed beside it in the same rounds at {gflops(again.best)}" if again else ""
     grade = compute_above_grade(point, roof)
     if grade == "probe" and again is None:
         return (f"It is the roof's own probe ({roof.peak.size}), one kernel timed twice in the same rounds: the "
                 "gap is this machine's timing noise, not a finding.")
     if grade == "probe":
         return (f"It is the roof's own probe ({roof.peak.size}) timed twice: {roof.RETIMED} ran at "
-                f"{_gflops(again.best)} ({claims.signed_percent(_gap(point.achieved, again.best))}), so its share is this moment "
+                f"{gflops(again.best)} ({claims.signed_percent(_gap(point.achieved, again.best))}), so its share is this moment "
                 "against the profile's, not a finding.")
     if grade == "moment":
         return (f"It ran no faster than the {roof.peak.size} matmul that measured the peak{beside}: it passed "
@@ -409,7 +300,7 @@ def plus_minus_note(U, step) -> str:
             f"where its rounds disagree, the range that is known); after the matmul share, ± is half the middle "
             f"half's range of the {len(step.matmul_shares)} profiled steps. "
             f"The MFU is the median of "
-            f"{len(U.mfus)} rounds, which ran from {min(U.mfus):.0%} to {max(U.mfus):.0%}.")
+            f"{len(U.mfus)} rounds, which ran from {min(mfu_ratios(U)):.0%} to {max(mfu_ratios(U)):.0%}.")
 
 
 # --- section 7: the hardware claims -------------------------------------------------------------------------
