@@ -101,4 +101,5 @@ def test_cell_15_says_what_a_zero_spread_and_a_third_decimal_mean():
     text = " ".join("".join(cells[15]["source"]).split())
     assert 'A ± printed 0.00 is under 0.005, from those middle rounds only: not "no spread"' in text
     assert ("more where two would put it on 1× (or 2×) though it lies on one side of it: as many as it takes to "
-            "show which side (1.0003). A round printed equal to its bound is not counted above it.") in text
+            "show which side (1.0003), and more until the figure, rounded half up to two decimals, gives the "
+            "round's own two-decimal figure") in text

@@ -108,7 +108,7 @@ def test_waiting_is_read_against_the_works_prediction():
 def test_the_placement_markdown_promises_the_works_reading_only_where_the_time_clears_the_noise():
     nb = json.loads(Path("notebooks/02_model_split.ipynb").read_text())
     text = " ".join(" ".join(c["source"]).replace("\n", " ") for c in nb["cells"] if c["cell_type"] == "markdown")
-    assert ("The line above gives the extra time and, only where that time clears the noise, what the stages' "
+    assert ("the block under it says, only where that time clears the noise, what the stages' "
             "measured work says of it") in " ".join(text.split())
 
 

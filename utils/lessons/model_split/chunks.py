@@ -4,9 +4,12 @@
     say(bubble_answer(run.rows, run.plain, "this launch"))  # idle shares ± spread, speedups
     say(plain_in_section5(run.plain, sweep))                      # plain 1F1B here beside section 5's
     say(p_at_this_m(zbv_row))                                     # ZBV against p = 2x at this m, from the run
+    rows_table(with_plain(run))                                   # the block's table, plain 1F1B's row last
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from utils.claims import as_printed, half_up, paired_spread, printed_ratio, within_noise
 from utils.lessons.model_split.best import lead_word, paired_lead
@@ -14,6 +17,14 @@ from utils.lessons.model_split.bounds import printed_side
 from utils.lessons.model_split.noise import (above_as_printed, beside_line, median_past_devices, ms_as_printed,
                                             printed, round_text, rounds_text)
 from utils.lessons.model_split.runs import PipelineRun, Row
+
+
+def with_plain(run: PipelineRun) -> PipelineRun:
+    """Section 9's run with plain 1F1B, the yardstick every schedule is read beside, as its last row: the block's
+    table then prints its step, one-device ms, busy ms and every round, so that its ± and each schedule's
+    ratio to it can be redone from the page (plain 1F1B is timed in the same rounds but kept out of ``rows``,
+    which the answer's table and verdicts read). A run without it is returned as it is."""
+    return replace(run, rows=run.rows + [run.plain]) if run.plain else run
 
 
 def idle_shares(r: Row) -> list[float]:
@@ -118,7 +129,7 @@ WHY_CHEAPER = "a slower one-device step could make the stages' work read cheaper
 def baseline_note(here: float, there: float, batch: int) -> str:
     """The block's note on the two launches' one-device steps (``here``: this section's, ``there``: section
     5's, s): each section's speed-ups divide its own, so a speed-up carries their gap with its baseline
-    alone, and a figure moves between launches by more than that (section 7): the visible line sets the rows
+    alone, and a figure can move between launches by more than that: the visible line sets the rows
     beside plain 1F1B timed in this section's rounds (``_beside_plain``), not beside section 5's. Past 5 %
     (as printed) it adds that the gap may be why the stages' work reads cheaper."""
     gap = baseline_gap(here, there)

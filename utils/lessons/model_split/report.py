@@ -561,5 +561,6 @@ from utils.lessons.model_split.naive import (  # noqa: E402, F401
 
 # Section 9, two stages per worker: in chunks.py, re-exported for the notebook.
 from utils.lessons.model_split.chunks import (baseline_gap, baseline_note, bubble_answer,  # noqa: E402, F401
-                                             idle_shares, measured_text, p_at_this_m, plain_in_section5)
+                                             idle_shares, measured_text, p_at_this_m, plain_in_section5,
+                                             with_plain)
 from utils.lessons.model_split.best import best_tie, best_tie_short  # noqa: E402, F401 (section 5's best and its tie)
