@@ -27,7 +27,7 @@ def test_a_share_that_covers_1x_reads_within_noise_unless_the_ranges_lie_apart()
 
 def test_the_answer_gives_the_reason_that_decided_each_reading():
     line = stepread.answer(0.0925, 0.0706, 0.0692, 0.11, 0.29, SPANS)
-    assert line.startswith("Answer: overlap within noise (1.02x apart, noise 11%: ± 0.11 on 1.02x); ")
+    assert line.startswith("Answer: overlap within noise (1.02x apart, noise 11%, half the steps' range over their median: ± 0.11 on 1.02x); ")
     assert ("fewer messages paid: 1.31x faster, within 29% noise (± 0.38 on 1.31x), but every step of "
             "\"by hand\" (86.5–141.0 ms) was slower than every step of \"DDP, 25 MiB buckets\" (66.1–81.2 ms)."
             in line)

@@ -18,7 +18,7 @@ def _source(path, index):
 def test_a_step_ratio_within_noise_prints_no_direction_word():
     # the committed run: 72.5 ms with 25 MiB buckets against 67.6 ms with 1 MiB, noise 11%: 1.07 ± 0.12
     line = stepread.answer(0.1069, 0.0725, 0.0676, 0.11, 0.05)
-    assert "overlap within noise (1.07x apart, noise 11%: ± 0.12 on 1.07x)" in line
+    assert "overlap within noise (1.07x apart, noise 11%, half the steps' range over their median: ± 0.12 on 1.07x)" in line
     assert "1.07x faster" not in line
     # the other side of 1x, still within noise: no "slower" either
     slower = stepread.answer(0.1069, 0.0676, 0.0725, 0.11, 0.05)

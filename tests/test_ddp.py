@@ -283,7 +283,7 @@ def test_the_work_scaled_reference_never_passes_the_bound_and_says_what_w_is(mon
     assert r["work_ratio"] < 1 and r["work_bound"] == 2.0  # less work adds no device: the bound itself
     assert "reference is the bound itself, 2.00x" in scaling.verdict(r)
     more = dict(r, work_ratio=1.1, work_bound=2.0 / 1.1)
-    assert "reference is 2x / 1.10 = 1.82x" in scaling.verdict(more) and "CPU time per sample" in scaling.verdict(more)
+    assert "reference is 2.00x / 1.10 = 1.82x" in scaling.verdict(more) and "CPU time per sample" in scaling.verdict(more)
     assert "at most" not in scaling.verdict(more)  # measured: a reference, never a ceiling
 
 
@@ -294,7 +294,7 @@ def test_the_work_scaled_reference_is_worked_from_w_as_printed_and_rounds_above_
     r = {"ratios": [348.5 / 174.3, 1.82, 1.73], "ratio": 1.82, "low": 1.73, "high": 348.5 / 174.3, "bound": 2.0,
          "above": [], "work_ratio": 1.024, "work_bound": scaling.work_reference(2.0, 1.024)}
     line = scaling.verdict(r)
-    assert "2x / 1.02 = 1.96x" in line and "at most" not in line and "a round may pass it" in line
+    assert "2.00x / 1.02 = 1.96x" in line and "at most" not in line and "a round may pass it" in line
     assert "above the 1.96x reference: 2.00x (round 1)" in line and "kept in the median" not in line
     under = dict(r, ratios=[1.90, 1.82, 1.73], high=1.90)  # no round passes it: none named
     assert "above the 1.96x reference" not in scaling.verdict(under)
@@ -848,9 +848,9 @@ def test_a_round_with_less_work_for_two_workers_is_explained_and_read_against_th
          "work_ratios": [1.41, 1.55, 0.95], "work_ratio": 1.41, "work_bound": scaling.work_reference(2.0, 1.41)}
     line = scaling.verdict(r)
     assert "a work ratio under 1x means two workers spent less CPU per sample than one" in line
-    assert "round 3: 0.95x work, 1.93x speedup, under the 2x bound" in line
+    assert "round 3: 0.95x work, 1.93x speedup, under the 2.00x bound" in line
     above = dict(r, ratios=[1.34, 1.24, 2.05], high=2.05, above=[2.05])
-    assert "round 3: 0.95x work, 2.05x speedup, above the 2x bound" in scaling.verdict(above)
+    assert "round 3: 0.95x work, 2.05x speedup, above the 2.00x bound" in scaling.verdict(above)
     usual = dict(r, work_ratios=[1.41, 1.55, 1.0])  # 1.00x as printed: not under 1x, no clause
     assert "work ratio under 1x" not in scaling.verdict(usual)
 

@@ -51,7 +51,7 @@ def test_the_sections_answer_comes_in_one_line_read_as_the_collapsed_block_reads
     # the tenth reading: the section's answer stood in the middle of the cell's output; it is now printed first,
     # one line, with the same readings (``step_reads``) as the paragraphs collapsed under the charts
     run = stepread.answer(0.1937, 0.0927, 0.0965, 0.05, 0.17)  # the run the reader saw
-    assert run == ("Answer: overlap within noise (1.04x apart, noise 5%: ± 0.05 on 1.04x); fewer messages paid: "
+    assert run == ("Answer: overlap within noise (1.04x apart, noise 5%, half the steps' range over their median: ± 0.05 on 1.04x); fewer messages paid: "
                    "2.09x faster, beyond 17% noise (± 0.36 on 2.09x).")  # t36_0304 #1: the ± beside the noise
     assert len(run) <= 2 * 110
     assert stepread.step_reads(0.1937, 0.0927, 0.0965, 0.05, 0.17) == ("within noise", "shorter")
@@ -59,7 +59,7 @@ def test_the_sections_answer_comes_in_one_line_read_as_the_collapsed_block_reads
     assert "overlap paid: 1.16x faster, beyond 5% noise" in paid
     cost = stepread.answer(0.0937, 0.0927, 0.1200, 0.05, 0.05)
     assert "overlap cost: 1.29x slower, beyond 5% noise" in cost
-    assert "fewer messages within noise (1.01x apart, noise 5%: ± 0.05 on 1.01x)" in cost
+    assert "fewer messages within noise (1.01x apart, noise 5%, half the steps' range over their median: ± 0.05 on 1.01x)" in cost
     assert "fewer messages cost: 1.50x slower" in stepread.answer(0.0800, 0.1200, 0.1200, 0.05, 0.05)
 
 

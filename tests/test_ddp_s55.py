@@ -11,7 +11,7 @@ HAND, LARGE, SMALL, NOISE, FEWER_NOISE = 0.1695, 0.0882, 0.0965, 0.0856, 0.099
 def test_a_ratio_printed_at_the_noise_reads_within_it():
     # 96.5 / 88.2 prints 1.09x slower beside a 9% noise: at the mark, not past it (8.3 / 88.2 is 9.4% unrounded)
     run = stepread.answer(HAND, LARGE, SMALL, NOISE, FEWER_NOISE)
-    assert run == ("Answer: overlap within noise (1.09x apart, noise 9%: ± 0.10 on 1.09x); fewer messages paid: "
+    assert run == ("Answer: overlap within noise (1.09x apart, noise 9%, half the steps' range over their median: ± 0.10 on 1.09x); fewer messages paid: "
                    "1.92x faster, beyond 10% noise (± 0.19 on 1.92x).")
     assert len(run) <= 2 * 110
     assert stepread.step_reads(HAND, LARGE, SMALL, NOISE, FEWER_NOISE) == ("within noise", "shorter")

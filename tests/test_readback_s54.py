@@ -35,7 +35,7 @@ def test_the_noise_a_ratio_is_read_with_is_the_noise_printed_beside_it():
         noise = k / 10_000
         assert f"{claims.half_up(noise, 2) * 100:.0f}%" == claims.percent(noise)
     line = stepread.answer(0.1695, 0.0882, 0.0966, 0.0856, 0.099)
-    assert "overlap within noise (1.10x apart, noise 9%: ± 0.10 on 1.10x)" in line
+    assert "overlap within noise (1.10x apart, noise 9%, half the steps' range over their median: ± 0.10 on 1.10x)" in line
 
 
 # --- item 14: the parts' share of the step difference never prints 0% (nor 100%) beside a rise -----------

@@ -236,7 +236,7 @@ def timeline(s: Settings, use_ddp: bool, steps: int = 5) -> dict:
                 "step_spans": [[sp.to_dict() for sp in f["spans"]] for f in figures],
                 "steps": [{"start": f["start"], "step": f["step"], "ready": f["ready"], "calls": f["calls"]}
                           for f in figures],
-                "clock": "GPU (CUDA events)" if isinstance(clock, GpuClock) else "host (perf_counter)"}
+                "clock": "GPU (CUDA events)" if isinstance(clock, GpuClock) else "host (Python's perf_counter)"}
 
 
 def slowest(ranks: list[dict]) -> dict:

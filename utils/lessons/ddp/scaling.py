@@ -96,14 +96,14 @@ def verdict(r: dict) -> str:
     the bound, kept and named."""
     kind = "bound" if r.get("is_bound", True) else "expectation (ranks share a device: not a bound)"
     line = (f"median {r['ratio']:.2f}x over {len(r['ratios'])} paired rounds (every round {r['low']:.2f}-"
-            f"{r['high']:.2f}x) against the {r['bound']:g}x {kind}")
+            f"{r['high']:.2f}x) against the {r['bound']:.2f}x {kind}")
     shown = as_printed(r["ratio"], 2)
     if r["bound"] > 1 and 1 < shown <= r["bound"]:  # the share of the gain, as the closing table says it
         line += f": {(shown - 1) / (r['bound'] - 1):.0%} of the gain it allows"
     if r.get("work_bound"):  # w: CPU seconds per sample, 2 workers over 1 (compute, copies and sums alike)
         w = as_printed(r["work_ratio"], 2)  # the reference is worked from this figure
         line += (f"; two workers spent {w:.2f}x one worker's CPU time per sample, so the work-scaled reference "
-                 f"is {r['bound']:g}x / {w:.2f} = {r['work_bound']:.2f}x: what the bound allows once that extra "
+                 f"is {r['bound']:.2f}x / {w:.2f} = {r['work_bound']:.2f}x: what the bound allows once that extra "
                  "work is paid (measured, so a reference, not a ceiling: a round may pass it)" if w > 1 else
                  f"; two workers spent {w:.2f}x one worker's CPU time per sample: no more work than one worker's, "
                  "so the work takes nothing from the bound, and less work adds no device to it: the work-scaled "
@@ -114,7 +114,7 @@ def verdict(r: dict) -> str:
         line += (f"; above the {r['work_bound']:.2f}x reference: {_rounds_named(r['ratios'], passed)} (the "
                  "reference divides by the rounds' median work ratio, not by each round's own)")
     if r["above"]:
-        line += f"; above the {r['bound']:g}x, kept in the median: {_rounds_named(r['ratios'], r['above'])}"
+        line += f"; above the {r['bound']:.2f}x, kept in the median: {_rounds_named(r['ratios'], r['above'])}"
     return line
 
 
@@ -131,10 +131,10 @@ def _less_work_rounds(r: dict) -> str:
     named = ", ".join(f"round {k + 1}: {works[k]:.2f}x work, {r['ratios'][k]:.2f}x speedup, "
                       + ("under" if as_printed(r["ratios"][k], 2) < bound else
                          "at" if as_printed(r["ratios"][k], 2) == bound else "above")
-                      + f" the {bound:g}x {kind}" for k in under)
+                      + f" the {bound:.2f}x {kind}" for k in under)
     return ("; a work ratio under 1x means two workers spent less CPU per sample than one, which the "
             "all-reduce's added work cannot explain: that round's CPU time was disturbed, and against its own "
-            f"work ratio its reference is the {bound:g}x {kind} itself ({named})")
+            f"work ratio its reference is the {bound:.2f}x {kind} itself ({named})")
 
 
 def _rounds_named(ratios: list[float], chosen: list[float]) -> str:

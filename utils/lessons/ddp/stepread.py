@@ -83,7 +83,9 @@ def _reading(read: str, ratio: float, noise: float, other=None, this=None) -> st
     """One comparison of ``answer``: ``read`` (``read_ratio``'s word), ``ratio`` (the other way's step over this
     one's, from the steps as printed), ``noise`` (the share it was read with) and the two ways' ranges."""
     if read == "within noise":
-        return (f"within noise ({tied(ratio)}, noise {percent(noise)}: ± {ratio_spread(ratio, noise):.2f} on "
+        # "noise" is defined where a learner first meets it, in the visible line, not only in the block below
+        return (f"within noise ({tied(ratio)}, noise {percent(noise)}, half the steps' range over their median: "
+                f"± {ratio_spread(ratio, noise):.2f} on "
                 f"{printed_multiple(ratio):.2f}x)")
     return f"{'paid' if read == 'shorter' else 'cost'}: {pace(ratio)}, {reason(ratio, noise, other, this)}"
 
