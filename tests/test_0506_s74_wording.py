@@ -5,9 +5,10 @@ from test_fix_s54b_030405 import cell_source
 
 
 def test_cell_18_says_the_next_section_uses_the_median_of_every_fresh_start():
+    # said in the collapsed block under the verdict since t42_0506 (the verdict's parenthesis was 55 words)
     cell = cell_source("05_data_prefetch.ipynb", 18)
-    assert "which the next section times and takes off, from the median of every fresh start, not this " in cell
-    assert "row's alone) is {share}" in cell
+    assert "which the next \"\n                      \"section times and takes off, from the median of every " in cell
+    assert "fresh start, not this row's alone." in cell
 
 
 def test_the_offload_note_divides_the_columns_time():

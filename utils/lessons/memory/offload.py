@@ -63,6 +63,16 @@ def printed_parts(cost: OffloadCost) -> tuple[float, float, float, float]:
     return (*parts, sum(parts))
 
 
+def printed_state(state: float, shard_parameters: float) -> tuple[float, float, float]:
+    """(bytes a parameter, the shard in B parameters as printed, the state in GB) for the sentence that sets a
+    rank's state beside its shard: the state worked from the shard as printed (0.01 B) x the bytes each of its
+    parameters keeps (``state / shard_parameters``: 16 in bf16 mixed), rounded half up, so that a reader who
+    redoes 16 x 3.36 B finds 53.8 GB beside it, not 53.7 from the unrounded 3.357 B (t42_0506 #2). Lesson 06."""
+    per_parameter = claims.as_printed(state / shard_parameters, 1)
+    shard_b = claims.as_printed(shard_parameters, 2, 1e9)
+    return per_parameter, shard_b, claims.half_up(per_parameter * shard_b, 1)
+
+
 def offload_cost(parameters: int, n: int, adamw_params_per_s: float, link_bytes_per_s: float) -> OffloadCost:
     """The offload cost of one step for one of ``n`` ranks sharding ``parameters`` (fp32 shards on the host).
     Lesson 06."""

@@ -186,7 +186,8 @@ def prediction_miss(measured: float, predicted: float, plain: float, tolerance: 
     if low != high and miss == 0:   # a range (selective's prediction): inside it is no miss at all
         return "inside that range"
     end = "" if low == high else f" from its {'low' if miss < 0 else 'high'} end"
-    said = f"{miss * 1e3:+.1f} ms{end} ({miss / plain:+.1%} of the plain step)"
+    share = claims.half_up(100 * claims.as_printed(miss, 1, 1e-3) / _printed_ms(plain), 1)   # -3.4/80.0: -4.3%
+    said = f"{miss * 1e3:+.1f} ms{end} ({share:+.1f}% of the plain step)"
     # the ms first, then what set them, as ``step_parts`` says it: "(± 1.2 ms)" after "± 0.015" read as that
     # ± in ms, where 1.2 ms was the floor's (t33_0506 #2)
     ms = f"{_noise_ms(tolerance):.1f} ms"
