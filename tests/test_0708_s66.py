@@ -129,16 +129,3 @@ def test_the_claims_table_writes_a_tolerance_as_one_and_int8_s_reference_as_the_
     losses = [c for c in rows if "held-out loss at step N" in c.claim]
     assert losses and all(c.against.startswith("baseline ") and ", tolerance " in c.against
                           and "±" not in c.against for c in losses)
-
-
-def test_compile_s_break_even_names_its_eager_figure_as_the_kept_step_s_in_these_rounds():
-    """Other (08): 98.4 ms was the guide's two-devices estimate and compile's eager median; the second is now
-    named in place."""
-    from test_putting_it_together_printed import _compared
-
-    from utils.lessons.putting_it_together import ladder
-
-    said = ladder.compile_break_even(_compared("compile", 0.13210, [1.0507] * 3, first_step_s=16.8))
-    # t35_0708 other #3: the saving written out, each figure from the printed ones (132.1 / 1.05 = 125.8)
-    assert ("break-even 16.7 s / (132.1 ms eager, the kept steps' median in this step's rounds, less 132.1 / "
-            "1.05 = 125.8 ms compiled): after 2,651 steps") in said

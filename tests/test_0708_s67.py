@@ -54,8 +54,9 @@ def test_a_step_at_its_bound_is_not_listed_again_as_rounds_above_it():
     at = _row("optimizer", 1.16, 1.13, [1.13, 1.16, 1.18])
     under = _row("two devices", 1.30, 2.0, [1.3, 1.42, 2.1])
     base = {"step": "baseline", "bound": None, "within": True, "ratios": []}
-    assert report.rounds_above_bound([base, at, under]) == [
-        ("two devices", "1 of 3 rounds above its bound (highest 2.10x against 2.00x)")]
+    [(step, said, finding)] = report.rounds_above_bound([base, at, under])
+    assert step == "two devices" and not finding   # 2.10 - its ± 0.40 reaches the bound: noise (t42_0708 #1)
+    assert said.startswith("1 of 3 rounds above its bound (highest 2.10x against 2.00x)")
 
 
 

@@ -54,14 +54,6 @@ def test_the_gap_is_named_by_its_figure_and_nothing_costs_whatever():
     assert other.endswith("outweighs its all-reduces.") and "whatever" not in other
 
 
-def test_the_half_of_the_wait_is_given_as_the_rule_s_reason():
-    half = verdicts.wait_words(verdicts.wait_reading([_rank(0.01898, 0.00104), _rank(0.02002, 0.0)], 0))
-    assert ("(half or more of the wait; from half, this lesson names rank 1's longer compute as the wait's "
-            "cause): the wait is rank 1 finishing its compute late") in half
-    under = verdicts.wait_words(verdicts.wait_reading([_rank(0.01898, 0.00104), _rank(0.01910, 0.0)], 0))
-    assert "(under half of the wait; from half, this lesson names rank 1's longer compute" in under
-
-
 def test_shares_that_miss_100_say_they_were_rounded_each_on_its_own():
     # the reader's run: 0.24 + 6.54 + 0.04 = 6.82 ms, shares 4% + 96% + 1% = 101%
     shown = {"rank 0": {"waited": 0.24, "after_both": 3.30, "after_other": 0.04},

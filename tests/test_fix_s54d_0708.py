@@ -33,7 +33,7 @@ def test_the_gap_is_judged_against_the_tolerance_in_printed_ms():
     assert r["gap"] == 1.05 and not r["beyond"] and not r["late"]
     words = verdicts.wait_words(r)
     assert "(within the lesson's 5 % timing tolerance: 5 % of rank 1's 20.96 ms is 1.05 ms)" in words
-    assert words.endswith("no rank finished its compute late enough to explain the wait")
+    assert words.endswith("so this run does not show rank 0's compute as the wait's cause")
 
 
 # lesson 07, item 3: 0.37x ± 0.18 and 0.56x ± 0.08 overlap, yet "rose ... beyond the rounds' spread"

@@ -614,8 +614,9 @@ def test_a_round_above_its_bound_is_named_though_the_median_is_within_it():
     rows = [{"step": "baseline", "bound": None, "within": True, "ratios": []},
             {"step": "optimizer", "bound": 1.13, "within": True, "ratios": [1.13, 1.07, 1.24]},
             {"step": "two devices", "bound": 2.0, "within": True, "ratios": [1.3, 1.42, 1.24]}]
-    assert report.rounds_above_bound(rows) == [
-        ("optimizer", "1 of 3 rounds above its bound (highest 1.24x against 1.13x)")]
+    [(step, said, finding)] = report.rounds_above_bound(rows)   # no ± recorded: 1.24 - 0.00 is past 1.13
+    assert step == "optimizer" and finding and said.startswith("1 of 3 rounds above its bound (highest 1.24x "
+                                                               "against 1.13x), beyond its rounds' spread")
 
 
 def test_the_two_devices_gap_is_set_against_the_all_reduce_the_guide_priced():

@@ -130,10 +130,8 @@ def test_compile_s_payback_divides_the_printed_eager_ms_by_the_printed_gain():
     never = ladder.compile_break_even(_compared("compile", 0.13210, [0.9807] * 3, first_step_s=16.8), 5000)
     assert "the compiled step (134.8 ms" in never and "eager (132.1 ms" in never
     assert "never pays back" in never
-    faster = ladder.compile_break_even(_compared("compile", 0.13210, [1.0507] * 3, first_step_s=16.8))
-    compiled = round(132.1 / 1.05, 1)   # 125.8 ms
-    assert f"less 132.1 / 1.05 = {compiled:.1f} ms compiled" in faster
-    assert f"after {16.7 / ((132.1 - compiled) / 1e3):,.0f} steps" in faster
+    within = ladder.compile_break_even(_compared("compile", 0.13210, [1.03, 0.98, 1.01], first_step_s=16.8))
+    assert "the compiled step (130.8 ms" in within and "no break-even is worked from it" in within
 
 
 def test_the_rows_tokens_ratio_and_int8_s_bytes_are_worked_from_the_printed_figures():

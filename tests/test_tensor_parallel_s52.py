@@ -29,32 +29,30 @@ def _miss(ranks: list[dict]) -> dict:
 
 
 def test_the_wait_reading_is_one_rule_both_ways():
-    # the reader's run: rank 1 computed 0.88 ms longer (5%, within tolerance), 96% of rank 0's 0.92 ms wait
-    late = verdicts.wait_reading([_rank(0.01898, 0.00092), _rank(0.01986, 0.0)], 0)
-    assert late["late"] and late["gap"] == 0.88 and late["allowed"] == 0.95 and late["share"] == 96
-    words = verdicts.wait_words(late)
+    # the reader's run: rank 1 computed 0.88 ms longer (5%, within tolerance), 96% of rank 0's 0.92 ms wait:
+    # a gap within the tolerance is noise, whatever share of the wait it covers, so it names no cause (t42_0708 #3)
+    within = verdicts.wait_reading([_rank(0.01898, 0.00092), _rank(0.01986, 0.0)], 0)
+    assert not within["late"] and within["gap"] == 0.88 and within["allowed"] == 0.95 and within["share"] == 96
+    words = verdicts.wait_words(within)
     assert "within the lesson's 5 % timing tolerance" in words and "0.88 / 0.92 = 96%" in words
-    assert words.endswith("the wait is rank 1 finishing its compute late")
-    # the other outcome: a small gap, under half the wait and within the tolerance
+    assert words.endswith("so this run does not show rank 1's compute as the wait's cause")
+    # the other outcome: a small gap, under half the wait and within the tolerance, reads alike
     early = verdicts.wait_reading([_rank(0.01898, 0.00092), _rank(0.01920, 0.0)], 0)
     assert not early["late"] and "0.22 / 0.92 = 24%" in verdicts.wait_words(early)
-    assert verdicts.wait_words(early).endswith("no rank finished its compute late enough to explain the wait")
     # beyond the tolerance: late whatever the wait; and the waiter that computed longer itself
     assert verdicts.wait_reading([_rank(0.0190, 0.0002), _rank(0.0210, 0.0)], 0)["late"]
     itself = verdicts.wait_reading([_rank(0.0210, 0.0009), _rank(0.0190, 0.0)], 0)
     assert not itself["late"]
     assert "its wait is not rank 1 finishing its compute late" in verdicts.wait_words(itself)
-    # a share printed 50% is half the wait (judged as printed)
-    assert verdicts.wait_reading([_rank(0.01900, 0.00199), _rank(0.01999, 0.0)], 0)["late"]
 
 
 def test_the_cause_and_the_evidence_read_the_wait_alike():
     """Sixth reading, cell 29: the visible cause named rank 1 as late while the block said 'no rank computed
     late', from the same figures. Both now print the one reading, in both outcomes."""
-    for rank1, late in ((0.01986, True), (0.01920, False)):
-        answer, evidence = report.miss_answer(_miss([_rank(0.01898, 0.00092), _rank(rank1, 0.0)]), "")
+    for rank1, late in ((0.02000, True), (0.01920, False)):   # 1.02 ms beyond the 0.95 ms tolerance, or not
+        answer, evidence = report.miss_answer(_miss([_rank(0.01898, 0.00120), _rank(rank1, 0.0)]), "")
         cause, block = " ".join(answer), " ".join(evidence)
-        reading = verdicts.wait_words(verdicts.wait_reading([_rank(0.01898, 0.00092), _rank(rank1, 0.0)], 0))
+        reading = verdicts.wait_words(verdicts.wait_reading([_rank(0.01898, 0.00120), _rank(rank1, 0.0)], 0))
         assert reading in cause and reading in block
         # the cause found is the largest part's, said so (t36_0708 #1)
         assert ("The largest part of the miss is waiting for the other rank" in cause) == late
@@ -68,8 +66,8 @@ def test_the_cause_and_the_evidence_read_the_wait_alike():
 
 
 def test_with_the_cores_shared_a_rank_is_called_late_only_by_the_same_rule():
-    for rank1, late in ((0.01986, True), (0.01920, False)):
-        m = _miss([_rank(0.01898, 0.00092), _rank(rank1, 0.0)]) | {"others": 0.5}   # other programs ran
+    for rank1, late in ((0.02000, True), (0.01920, False)):
+        m = _miss([_rank(0.01898, 0.00120), _rank(rank1, 0.0)]) | {"others": 0.5}   # other programs ran
         cause = " ".join(report.miss_answer(m, "")[0])
         assert "the cores were shared (other programs used 0.50 of a core" in cause
         assert ("the sharing is a rank computed late and the other waited for it" in cause) == late

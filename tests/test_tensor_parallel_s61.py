@@ -84,19 +84,3 @@ def test_the_crossover_table_says_its_f_is_not_what_this_machine_s_model_used():
     table = report.crossover_table((8.5e10, 314e-6, 1.28e9, 4), [], 256, here_width=79.0)
     assert table.rows[0][2] == "0.085 (fp32; the largest width's, not used: the model uses each width's step)"
     assert report.crossover_table((8.5e10, 314e-6, 1.28e9, 4), [], 256).rows[0][2] == "0.085 (fp32)"
-
-
-def test_a_late_compute_within_the_tolerance_says_the_wait_decides_it():
-    """t23_0708 other 2: 0.48 ms 'within the 5 % tolerance' and then 'the wait is rank 1 finishing late' read
-    as a contradiction; the clause now says the compute alone is within noise and the one-clock wait decides."""
-    from utils.lessons.tensor_parallel import verdicts
-
-    def rank(compute, waited):
-        return {"compute": compute, "waited": waited}
-    late = verdicts.wait_words(verdicts.wait_reading([rank(0.01898, 0.00092), rank(0.01986, 0.0)], 0))
-    assert ("is 0.95 ms, so the compute alone does not show it; the wait, on one clock for both, does), "
-            in late) and late.endswith("the wait is rank 1 finishing its compute late")
-    early = verdicts.wait_words(verdicts.wait_reading([rank(0.01898, 0.00092), rank(0.01920, 0.0)], 0))
-    assert "one clock" not in early                              # not late: the tolerance clause alone
-    beyond = verdicts.wait_words(verdicts.wait_reading([rank(0.01898, 0.00092), rank(0.02100, 0.0)], 0))
-    assert "beyond the lesson's 5 %" in beyond and "one clock" not in beyond

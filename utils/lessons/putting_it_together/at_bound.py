@@ -7,6 +7,7 @@ a median above its bound by less than its ± is at the bound, within noise.
     bound_summary(rows)               # the ledger's one clause on the bounds
     at_bound_words(rows)              # a sentence for each step above its bound within its spread
     bound_clause(r)                   # "bound 1.12x, its median at it within noise": the summary's words
+    rounds_above_bound(rows)          # rounds above a bound under a median at or below it, with their verdict
 """
 
 from __future__ import annotations
@@ -77,3 +78,28 @@ def bound_clause(r: dict) -> str:
     if not _median_above(r):
         return said
     return said + ("; at it within noise" if r.get("within", True) else "; past it beyond noise, a finding to explain")
+
+
+def rounds_above_bound(rows: list[dict]) -> list[tuple[str, str, bool]]:
+    """The steps whose median, as printed, is at or under its bound but a paired round, as printed (2
+    decimals), is above it: (step, words, finding). By the median's rule a round is past the bound only
+    beyond the rounds' spread: the highest round less the step's ± still above the bound is a finding to
+    explain; one whose ± reaches the bound is noise (1.15 - 0.08 = 1.07, not above 1.14x: t42_0708 #1)."""
+    out = []
+    for r in rows:
+        if "skipped" in r or not r.get("bound") or not r.get("within") or r in at_bound_steps(rows):
+            continue  # no ceiling, or the median passed it (``bound_summary``, ``at_bound_words`` say those)
+        bound, spread = claims.as_printed(r["bound"], 2), claims.half_up(r.get("noise", 0.0), 2)
+        shown = [claims.as_printed(x, 2) for x in r["ratios"]]
+        above = [x for x in shown if x > bound]
+        if not above:
+            continue
+        high = max(above)
+        low = claims.half_up(high - spread, 2)   # worked from the printed round and ±: half up
+        finding = low > bound
+        said = (f"{len(above)} of {len(shown)} rounds above its bound (highest {high:.2f}x against {bound:.2f}x), "
+                f"{'beyond' if finding else 'within'} its rounds' spread ({high:.2f} - {spread:.2f} = {low:.2f}, "
+                f"{'above' if finding else 'not above'} {bound:.2f}x): ")
+        out.append((r["step"], said + ("a finding to explain." if finding else
+                                       "noise, not a finding; a bound is a ceiling, not a pass mark."), finding))
+    return out

@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from utils import claims
 from utils.lessons.memory.calculator import Shape, activation_bytes, backward_temporary, estimate
 
 GB = 1e9
@@ -173,20 +174,28 @@ def options_when_nothing_fits(shape: Shape, n: int, room: float) -> list[Option]
     master weights and states on the host); LoRA and QLoRA freeze the base. Lesson 08."""
     p, act = shape.parameters(), _frozen_activations(shape, 1)
     lora = lora_parameters(shape)
-    g = lambda x: f"{x / GB:.3g} GB"  # noqa: E731
+    # the printed parts (parameters to 0.01 bn, adapters and GB to 3 figures): each total is worked from them
+    # as a reader redoes it, half up (t42_0708 #4: 12 x 6.86 + 0.729 is 83.0 GB, not 83.1 from the exact count)
+    bn, adapter_m = claims.as_printed(p / 1e9, 2), claims.as_printed_sig(lora / 1e6)
+    act_gb = claims.as_printed_sig(act / GB)
     over, fsdp = (f"/{n}", f", FSDP over {n}") if n > 1 else ("", "")
     eight = ("(4 fp32 weights + 4 fp32 grads + 2 states)", 10) if n > 1 else \
         ("(4 fp32 weights + 2 16-bit copies + 4 fp32 grads + 2 states)", 12)
-    rows = [("8-bit AdamW" + fsdp, "8-bit", eight[1] * p / n, f"{eight[0]} B x {p / 1e9:.2f} bn{over}"),
-            ("CPU offload of states and master weights" + fsdp, "offload", 4 * p / n,
-             f"(2 weights + 2 grads) B x {p / 1e9:.2f} bn{over}, host holds {g(12 * p)}"),
-            ("LoRA r=16 on 16-bit weights" + fsdp, "lora", 2 * p / n + 16 * lora,
-             f"2 B x {p / 1e9:.2f} bn{over} + 16 B x {lora / 1e6:.3g} M adapter"),
-            ("QLoRA r=16 (4-bit weights)" + (f", DDP over {n}" if n > 1 else ""), "qlora",
-             NF4_BYTES * p + 16 * lora,
-             f"{NF4_BYTES:.2f} B x {p / 1e9:.2f} bn + 16 B x {lora / 1e6:.3g} M adapter")]
-    return [Option(name, state + act, state + act <= room, f"{arith} + {g(act)} activations = "
-                   f"{g(state + act)}", kind) for name, kind, state, arith in rows]
+    adapter = f" + 16 B x {claims.sig_text(lora / 1e6)} M adapter"
+    # (name, kind, bytes a parameter on one device, adapter bytes, its arithmetic)
+    rows = [("8-bit AdamW" + fsdp, "8-bit", eight[1] / n, 0, f"{eight[0]} B x {bn:.2f} bn{over}"),
+            ("CPU offload of states and master weights" + fsdp, "offload", 4 / n, 0,
+             f"(2 weights + 2 grads) B x {bn:.2f} bn{over}, host holds {claims.sig_text(12 * bn)} GB"),
+            ("LoRA r=16 on 16-bit weights" + fsdp, "lora", 2 / n, 16, f"2 B x {bn:.2f} bn{over}" + adapter),
+            ("QLoRA r=16 (4-bit weights)" + (f", DDP over {n}" if n > 1 else ""), "qlora", NF4_BYTES, 16,
+             f"{NF4_BYTES:.2f} B x {bn:.2f} bn" + adapter)]
+    out = []
+    for name, kind, per_param, per_adapter, arith in rows:
+        exact = per_param * p + per_adapter * lora + act
+        shown = per_param * bn + per_adapter * adapter_m / 1e3 + act_gb   # GB, from the printed parts
+        out.append(Option(name, exact, exact <= room, f"{arith} + {claims.sig_text(act / GB)} GB activations = "
+                          f"{claims.sig_text(shown)} GB", kind))
+    return out
 
 
 def link_bytes(shape: Shape, kind: str, n: int) -> tuple[float, str]:

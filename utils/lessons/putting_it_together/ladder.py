@@ -384,19 +384,13 @@ def within_noise(ratios: list[float]) -> str:
 
 def brief_reason(c: Compared) -> str:
     """Why a step that did not pay is not kept, in a few words that refer to section 4's full reason (its
-    rounds, its compile and break-even): the same verdict, from the same rules (``shown_slower``, compile's
-    break-even), so the short words never say what the full ones do not."""
+    rounds, its compile): the same verdict, from the same rules (``shown_slower``, ``compile_break_even``), so
+    the short words never say what the full ones do not. A compile not kept showed no saving beyond its noise,
+    so no payback is worked from it (t42_0708 #2)."""
     said = "slower" if shown_slower(c) else "within noise"
     if c.rung.name == "compile":
-        steps = _break_even(c)
-        said += ", never pays back" if not math.isfinite(steps) else f", pays back after {steps:,.0f} steps"
+        said += ", no saving shown to pay back its compile"
     return said + " (section 4)"
-
-
-def _break_even(c: Compared) -> float:
-    """Compile's break-even in steps, from the figures ``compile_break_even`` prints."""
-    eager, compiled, compile_s = compile_seconds(c)
-    return guide.break_even_steps(compile_s, eager, compiled)
 
 
 def step_seconds(result: dict, rung: Rung) -> float:
@@ -434,20 +428,17 @@ def compile_seconds(c: Compared) -> tuple[float, float, float]:
 
 
 def compile_break_even(c: Compared, run_steps: int | None = None) -> str:
-    """A compile that did not pay beyond noise: its measured compile and the guide's break-even, in words,
-    beside the planned run's length (``run_steps``) where one is planned."""
+    """A compile that did not pay beyond noise: its measured compile, and why no break-even is worked from its
+    gain (a saving inside the rounds' noise is not one this run shows), beside the planned run's length."""
     eager, compiled, compile_s = compile_seconds(c)
-    steps = guide.break_even_steps(compile_s, eager, compiled)
-    planned = f", against the planned run of {run_steps:,} steps" if run_steps else ""
-    if not math.isfinite(steps):   # no saving a step to divide by: say so plainly, no formula
-        return (f"its compile took {compile_s:.1f} s; the compiled step ({compiled * 1e3:.1f} ms, the eager "
-                f"one over the paired gain) was not faster than eager ({eager * 1e3:.1f} ms, the steps kept so "
-                f"far, timed again in this step's own rounds, their median): compile never pays back" + planned)
-    # the saving a step written out as a reader redoes it: eager, less eager over the printed gain (t35 other #3)
-    eager_ms, gain = eager * 1e3, claims.as_printed(c.gain, 2)
-    return (f"its compile took {compile_s:.1f} s; break-even {compile_s:.1f} s / ({eager_ms:.1f} ms eager, the "
-            f"kept steps' median in this step's rounds, less {eager_ms:.1f} / {gain:.2f} = {compiled * 1e3:.1f} "
-            f"ms compiled): after {steps:,.0f} steps" + planned)
+    planned = f", whatever the planned run's length ({run_steps:,} steps)" if run_steps else ""
+    said = (f"its compile took {compile_s:.1f} s; the compiled step ({compiled * 1e3:.1f} ms, the eager one over "
+            f"the paired gain) against eager ({eager * 1e3:.1f} ms, the steps kept so far, timed again in this "
+            "step's own rounds, their median)")
+    if compiled >= eager:   # no saving a step at all: say so plainly
+        return said + ": not faster, so compile never pays back" + planned
+    return said + (": a saving inside the rounds' noise, not one this run shows, so no break-even is worked "
+                   "from it and compile is not kept" + planned)
 
 
 def two_devices_gap(c: Compared, link_rate: float | None, parameters: float, simulated: bool,

@@ -15,7 +15,8 @@ import matplotlib.pyplot as plt
 from utils import claims, ledger
 from utils.lessons.putting_it_together import guide, peaks
 from utils.lessons.putting_it_together.at_bound import (at_bound_steps, at_bound_words,  # noqa: F401
-                                                           bound_clause, bound_summary, past_bound)
+                                                           bound_clause, bound_summary, past_bound,
+                                                           rounds_above_bound)
 from utils.lessons.putting_it_together.ladder import ORDER, _median, paid
 from utils.palette import KIND_COLORS
 from utils.tables import Table
@@ -316,22 +317,6 @@ def slow_rounds(rows: list[dict]) -> list[str]:
         shown = [claims.as_printed(x, 2) for x in r["ratios"]]
         if r["kept"] and shown and min(shown) <= 1:
             out.append(f"{r['step']} {sum(x <= 1 for x in shown)} of {len(shown)} (lowest {min(shown):.2f}x)")
-    return out
-
-
-def rounds_above_bound(rows: list[dict]) -> list[tuple[str, str]]:
-    """The steps whose median, as printed, is at or under its bound but a paired round, as printed (2
-    decimals), is above it: (step, "k of n rounds above its bound (highest 1.24x against 1.13x)"). A round
-    past a ceiling is a finding too, not only a median past it."""
-    out = []
-    for r in ran(rows)[1:]:
-        if not r["bound"] or not r["within"] or r in at_bound_steps(rows):
-            continue  # no ceiling, or the median passed it (``above_bound``, ``at_bound_words`` say those)
-        bound, shown = claims.as_printed(r["bound"], 2), [claims.as_printed(x, 2) for x in r["ratios"]]
-        above = [x for x in shown if x > bound]
-        if above:
-            out.append((r["step"], f"{len(above)} of {len(shown)} rounds above its bound (highest "
-                                   f"{max(above):.2f}x against {bound:.2f}x)"))
     return out
 
 
