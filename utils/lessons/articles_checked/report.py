@@ -22,6 +22,7 @@ from utils.lessons.articles_checked.checks import (ABOVE, AGREES, BUSY, DISAGREE
 # lesson 02 §3's per-process reference in lesson 02's words, and its rounds read round by round (PER_PROCESS_IS
 # re-exported: tests read it here)
 from utils.lessons.articles_checked.split_alone import PER_PROCESS_IS, split_rounds_finding, split_rounds_reading
+from utils.lessons.articles_checked.split_alone import note_figure as split_note_figure
 from utils.lessons.articles_checked.lesson_01_pairs import GAP_BETWEEN_RUNS
 from utils.lessons.articles_checked.figures import (LEDGER_NOISE, TWO_STAGES, WHERE_TO_RECORD, median_text,
                                                     no_spread, reference_past_two_words, rounds_above,
@@ -245,9 +246,14 @@ def above_bound_answer(rows: list[Row]) -> str:
     if not above:
         return ("No row is above its bound in this run. The note below reads the recorded medians against their "
                 "bounds and gives the noise rule.")
-    return (f"{len(above)} row{'s' if len(above) > 1 else ''} above a bound in this run ({', '.join(above)}): a "
-            "finding to explain, never agreement. The note below names the figure each quotes and what the lesson "
-            "that recorded it found.")
+    # counted as §1's sentence counts them (the summary rows aside), the summary rows named apart (t42_09 #3)
+    own, summed = [i for i in above if i not in SUMMED], [i for i in above if i in SUMMED]
+    named = f"{'the summary rows' if len(summed) > 1 else 'the summary row'} {', '.join(summed)}"
+    rows_words = (f"{len(own)} row{'s' if len(own) > 1 else ''} above a bound in this run ({', '.join(own)})"
+                  if own else f"{named} above a bound in this run")
+    also = f", and {named} through them" if own and summed else ""
+    return (f"{capitalised(rows_words)}{also}: a finding to explain, never agreement. The "
+            "note below names the figure each quotes and what the lesson that recorded it found.")
 
 
 def above_bound_note(m: dict, rows: list[Row]) -> str:
@@ -271,8 +277,9 @@ def above_bound_paragraphs(m: dict, rows: list[Row]) -> list[str]:
     found = [name for name in labels if m["results"].get(name) is not None
              and past_bound(speedup_words(m, name))]
     # each median with its rounds' spread where kept: the verdict above the bound is read with it
-    figures = {name: f"{labels[name]}, {median_text(m['results'][name].record)} against a bound of "
-               f"{1.0 if name == 'naive_split' else m['results'][name].record['bound']:.2f}x" for name in found}
+    figures = {name: f"{labels[name]}, " + (split_note_figure(m["results"][name].record) if name == "naive_split"
+                                             else f"{median_text(m['results'][name].record)} against a bound of "
+                                                  f"{m['results'][name].record['bound']:.2f}x") for name in found}
     figures |= dict(zip(rounds_found(m, found), rounds_found_words(m, found))) | rounds_found_here(m)
     _, elsewhere = figures_by_row(figures, above)
     summaries = [i for i in above if i in SUMMED]  # a summary row carries the finding of a row it sums up

@@ -58,8 +58,9 @@ def launches_text(record: dict) -> str:
 
 LAUNCHES_DISAGREE = "inconclusive: the launches disagree"  # not "above the bound": split_takes_turns reads Noisy
 # Launches that each hold a finding past the 1x bound (its median, or a round lesson 02 reads as one), whether
-# their medians read alike or not: they agree on a finding, and the row's check reads it (AboveBound)
-FINDING_IN_EVERY_LAUNCH = "above the bound in every launch (its median, or a round lesson 02 reads as a finding)"
+# their medians read alike or not: they agree on a finding, and the row's check reads it (AboveBound); which
+# figure holds each launch's finding follows in words, not an aside, so a short cell keeps it (``findings_text``)
+FINDING_IN_EVERY_LAUNCH = "above the bound in every launch"
 
 
 def launch_findings(record: dict) -> list[bool]:
@@ -69,6 +70,30 @@ def launch_findings(record: dict) -> list[bool]:
     if said:
         return [past_bound(text) or rounds_above_found(text) for text in said]
     return [past_bound(launch_verdict(v, s)) for v, s in launches(record)]
+
+
+def findings_text(record: dict) -> str:
+    """Which figure holds each launch's finding past 1x: its median where the median is past the bound, else its
+    highest round ("section 3's median 1.05x, section 5's round 1.01x and section 8's round 1.06x"), so that a
+    launch whose median is under 1x (0.97x) is not read as above it."""
+    said = lesson_02_verdicts(record) or [launch_verdict(v, s) for v, s in launches(record)]
+    kept = launch_rounds(record) or [None] * len(said)
+    each = []
+    for name, (value, _), verdict, rounds in zip(launch_names(record), launches(record), said, kept):
+        if past_bound(verdict):
+            each.append(f"{name}'s median {value:.2f}x")
+        else:  # its highest round is the one furthest past the bound and the rounds' spread
+            each.append(f"{name}'s round {round_text(max(rounds))}x" if rounds else f"one of {name}'s rounds")
+    return f"{', '.join(each[:-1])} and {each[-1]}"
+
+
+def note_figure(record: dict) -> str:
+    """The split alone as lesson 09's note on rows above a bound quotes it: every launch, and which figure holds
+    each one's finding, where every launch holds one (t42_09 #2: not section 3's launch alone); else its median."""
+    if not launches(record) or not all(launch_findings(record)):
+        return f"{median_text(record)} against a bound of 1.00x"
+    return (f"{launches_text(record)} against a bound of 1.00x, {FINDING_IN_EVERY_LAUNCH}: "
+            f"{findings_text(record)}")
 
 
 def rounds_above_found(verdict: str) -> bool:
@@ -112,7 +137,7 @@ def launches_words(record: dict) -> str:
     # every launch passed the ceiling (its median, or a round lesson 02 reads as a finding), whether their medians
     # read alike or not (t40 run: three medians within noise of 1x, each with a round past its spread)
     if all(launch_findings(record)):
-        return f"{FINDING_IN_EVERY_LAUNCH}: a finding to explain; {'; '.join(each)}{rounds}"
+        return f"{FINDING_IN_EVERY_LAUNCH}: a finding to explain in {findings_text(record)}; {'; '.join(each)}{rounds}"
     if len({reading(said) for said in verdicts}) == 1:
         return f"none of its {len(found)} launches above the 1x bound ({'; '.join(each)}){rounds}"
     # "; " after the verdict: each launch is a clause of its own, so the row's short cell keeps the verdict whole
