@@ -26,9 +26,9 @@ def test_the_plan_table_hands_your_code_the_fit_as_printed_not_link_fit():
     assert link.fit.alpha == 116.54e-6  # LINK.fit itself stays unrounded
 
 
-def test_cell_10_calls_link_fit_unrounded_and_says_where_the_rounding_happens():
+def test_cell_10_names_link_fit_and_says_your_code_gets_it_rounded():
     cells = json.loads(NOTEBOOK.read_text())["cells"]
     sources = ["".join(c["source"]) for c in cells]
     text = " ".join(next(s for s in sources if "## The link, measured now" in s).split())
-    assert "`LINK.fit` (unrounded). Your code receives it as `link`" in text
-    assert "the table and the checks round them before they call your code" in text
+    assert "is `LINK.fit`. Your code receives it as `link`, with alpha and beta rounded as the sentence" in text
+    assert "one predicted time whole in its tables and to 0.1 µs beside the link table's rows" in text  # t42

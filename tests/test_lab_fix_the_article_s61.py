@@ -28,9 +28,9 @@ def test_plan_names_with_commas_are_quoted_and_joined_so_they_can_be_counted():
 def test_the_one_line_answer_quotes_the_plans_and_says_what_the_block_works_out():
     said = _said(miss_answer({"every layer learns, 6.5 MB a device": LONGER, "first layer frozen, 6 MB a device":
                               LONGER, "every layer learns, 8 MB a device": EVEN}))
-    assert ('in 2 of 3 plans: "every layer learns, 6.5 MB a device" and "first layer frozen, 6 MB a device". The '
-            "rule:") in said
-    assert "Whether the model or the split caused the gap is worked out in the block below" in said
+    assert ('in 2 of 3 plans: "every layer learns, 6.5 MB a device" and "first layer frozen, 6 MB a device". '
+            "Whether") in said
+    assert "Whether the model or the split caused the gap, and the rule that reads the rounds, are in the block" in said
     assert "from both figures" not in said
     shorter = _said(miss_answer({"x, 1": [1 / r for r in LONGER], "y, 2": EVEN}))
     assert 'shorter in 1: "x, 1".' in shorter

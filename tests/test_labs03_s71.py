@@ -76,19 +76,6 @@ def test_a_fit_within_tolerance_names_the_size_its_band_leaves_out():
     assert "at the other sizes" not in said and f"and 1,024 bytes {far} (residual " in said, said
 
 
-# --- other problem: cell 26's "here 8 of 8 and 8 of 8" names the plans those counts are of ------------------------
-
-def test_the_rule_for_the_rounds_left_names_each_plan_it_counts():
-    """Only plans with a round set aside are counted: the first plan (none set aside) is not, so each count
-    carries its plan's name, as the summary line quotes the plans."""
-    clean, one_aside = [1.5] * 9, [1.5] * 8 + [0.5]              # round 9 below 1 with a jumped ping-pong
-    calm, jumped = [1.0] * 9, [1.0] * 8 + [9.0]
-    answer = lab.miss_answer({"8 MB": clean, "6.5 MB": one_aside, "frozen": one_aside},
-                             {"8 MB": calm, "6.5 MB": jumped, "frozen": jumped})
-    assert 'the rounds left: 8 of 8 for "6.5 MB" and 8 of 8 for "frozen".' in answer, answer
-    assert 'for "8 MB"' not in answer, answer
-
-
 # --- other problem: lab 02's "toward the measurement" for changes that carried the model's figure past it -------
 
 @pytest.mark.parametrize("one, pace, way, says", [

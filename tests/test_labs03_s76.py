@@ -13,13 +13,13 @@ def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.)])\s+(?=[A-Z])", " ".join(text.split())) if s]
 
 
-def test_lab_00s_answer_is_short_sentences_with_the_plans_the_rule_and_the_rounds_left():
+def test_lab_00s_answer_is_short_sentences_with_the_plans_and_where_the_rule_is():
     longer, aside = [1.5] * 9, [1.5] * 8 + [0.5]
     answer = miss_answer({"a, 8 MB": longer, "b, 6 MB": aside}, {"a, 8 MB": [1.0] * 9, "b, 6 MB": [1.0] * 8 + [9.0]})
     assert all(len(s) <= LONGEST for s in _sentences(answer)), _sentences(answer)
     assert 'in 2 of 2 plans: "a, 8 MB" and "b, 6 MB".' in answer
-    assert "The rule: at least 8 of 9 rounds on one side of 1." in answer
-    assert 'it counts the rounds left: 8 of 8 for "b, 6 MB".' in answer
+    assert "the rule that reads the rounds, are in the block below" in answer  # its count is the block's (t42)
+    assert "rounds left" not in answer
     none = miss_answer({"a": [1.5, 0.5] * 4 + [1.0]}, None, {"a": (300e-6, 200e-6)})   # the other branch
     assert all(len(s) <= LONGEST for s in _sentences(none)), _sentences(none)
     assert "The table still prints the split's median the longer in 1 of 1" in none

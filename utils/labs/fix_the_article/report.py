@@ -145,19 +145,26 @@ def _ranking_note(plan: Plan, link, runs: dict[str, SplitRun], timed: dict[str, 
         return ""
     second, cut2 = others[0]  # the fastest cut that sends other messages than the fastest
     lo, hi, source = _swap_band(link, [fitting[cut1], fitting[cut2]])
-    # both ratios from the figures as printed: the times in whole µs, the band's ends to two decimals
-    apart, swap = claims.as_printed(us_ratio(second, first), 2), claims.printed_ratio(hi, lo)
+    # both ratios from the figures as printed: the times to 0.1 µs, as the report's block prints the same
+    # predictions (185.4 µs, not 185: t42_labs03 #2), the band's ends to two decimals
+    apart = claims.half_up(claims.printed_ratio(second, first, 1, 1e-6), 2)
+    swap = claims.printed_ratio(hi, lo)
     band = (f"the fit's band, {band_words((lo, hi))} (measured / predicted at {source}), is "
             f"{'wide enough' if apart <= swap else 'too narrow'} to swap two times {apart:.2f}x apart")
     measured = _measured_order({cut1: fitting[cut1], cut2: fitting[cut2]}, timed, plan.name)
     if apart <= 1.0:  # a tie as printed: no band, however narrow, orders two equal times (CI's run: 160 µs each)
-        return (f" On this run's link the model gives cut {cut2} ({_us(second)}) and cut {cut1} ({_us(first)}) "
+        return (f" On this run's link the model gives cut {cut2} ({_tenth_us(second)}) and cut {cut1} ({_tenth_us(first)}) "
                 f"the same time to two decimals (1.00x): the model alone cannot rank them.{measured}")
     if apart <= swap:
-        return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {apart:.2f}x the "
-                f"time of cut {cut1} ({_us(first)}); {band}: the model alone cannot rank them.{measured}")
-    return (f" On this run's link the model gives cut {cut2} ({_us(second)}) {apart:.2f}x the time "
-            f"of cut {cut1} ({_us(first)}); {band}.{measured}")
+        return (f" On this run's link the model gives cut {cut2} ({_tenth_us(second)}) {apart:.2f}x the "
+                f"time of cut {cut1} ({_tenth_us(first)}); {band}: the model alone cannot rank them.{measured}")
+    return (f" On this run's link the model gives cut {cut2} ({_tenth_us(second)}) {apart:.2f}x the time "
+            f"of cut {cut1} ({_tenth_us(first)}); {band}.{measured}")
+
+
+def _tenth_us(seconds: float) -> str:
+    """A model time to 0.1 µs, as the report's block prints the same prediction (``rounds.rows_words``)."""
+    return f"{claims.as_printed(seconds, 1, 1e-6):,.1f} µs"
 
 
 def _swap_band(link, compared: list[SplitRun]) -> tuple[float, float, str]:
