@@ -24,7 +24,8 @@ from utils import bench, claims
 from utils.labs.make_it_fast import script
 from utils.labs.make_it_fast.threads_agree import disagree_text, timings_disagree
 from utils.labs.make_it_fast.threads_groups import spread_working
-from utils.labs.make_it_fast.threads_spread import _not_outlying, _outside, _past_spread_text
+from utils.labs.make_it_fast.threads_spread import (_not_outlying, _outside, _past_spread_text, reach_below_one,
+                                                    savings_across_rounds)
 from utils.launch import current_backend, current_device, keep_until_exit
 
 ROUNDS = 5  # paired rounds after one warm-up pair: from 4 rounds on, claims' spread is the middle half's
@@ -170,16 +171,18 @@ def profiler_gap_ms(timed: dict | None, fb_ms: float) -> float | None:
     return worked[2] if worked and worked[2] > 0 else None
 
 
-def _saving_text(bases: list[float], value: float) -> str:
+def _saving_text(bases: list[float], value: float, ratios: list | None = None) -> str:
     """What the speed-up saves on each basis (``_bases``), worked from the printed figures. Scaling the
-    profiled ms assumes the profiler's overhead shrank in the speed-up's ratio: not measured, so said."""
+    profiled ms assumes the profiler's overhead shrank in the speed-up's ratio: not measured, so said.
+    ``ratios``: the rounds, given where the ± reaches 1x, so each saving also says its range across them."""
     worked = [f"{ms:.0f} - {ms:.0f} / {value:.2f} = {_saved_ms(ms, value):.0f} ms" for ms in bases]
+    across = [savings_across_rounds(ms, ratios, _saved_ms) if ratios else "" for ms in bases]
     if len(bases) == 1:
         return (f". Scaled to the profile's {bases[0]:.0f} ms a step of it (under the profiler, the speed-up "
-                f"without it), the launcher's thread count saves {worked[0]} a step")
+                f"without it), the launcher's thread count saves {worked[0]} a step{across[0]}")
     shrank = ", if the profiler's overhead shrank in the same ratio (not measured)" if bases[1] > bases[0] else ""
     return (f". Scaled to the {bases[0]:.0f} ms timed alone, the launcher's thread count saves {worked[0]} a "
-            f"step; scaled to the profiled {bases[1]:.0f} ms, it saves {worked[1]}{shrank}")
+            f"step{across[0]}; scaled to the profiled {bases[1]:.0f} ms, it saves {worked[1]}{across[1]}{shrank}")
 
 
 def _ends(value: float, spread: float, ratios: list) -> tuple[float, float, str]:
@@ -517,10 +520,12 @@ def threads_sentence(timed: dict | None, fb_ms: float, miss_ms: float | None,
     # "faster than at its own 2" repeated the clause before it), and where the spread covers 1x that every
     # round is above it
     every = verdict.removeprefix(f"faster than with its own {slow}").strip(" ()")
+    reach = reach_below_one(value, spread)  # the rounds, not the ±, carry the verdict: said where it is given
+    every += reach if every else ""
     said += (f" ({every}; " if every else " (") + (f"both counts ran on the same {slow} cores: the gain is what "
                                                    "oversubscribing them cost; there is no bound to set it against)")
     bases = _bases(timed, fb_ms)
-    said += _rounds_text(timed) + _beside_the_profile(timed, fb_ms) + _saving_text(bases, value)
+    said += _rounds_text(timed) + _beside_the_profile(timed, fb_ms) + _saving_text(bases, value, ratios if reach else None)
     if not miss_ms or miss_ms <= 0:
         # the prediction keeps forward and backward as profiled: a step that meets it did not show the saving
         return said + (". Beside a prediction (forward and backward as profiled) that did not miss under your "

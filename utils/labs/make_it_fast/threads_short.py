@@ -12,7 +12,7 @@ import statistics
 
 from utils import claims
 from utils.labs.make_it_fast.threads_cost import PART, _bases, _share_of_miss, gathered, kept_ms
-from utils.labs.make_it_fast.threads_spread import _not_outlying
+from utils.labs.make_it_fast.threads_spread import _not_outlying, reach_below_one
 from utils.labs.make_it_fast.threads_agree import disagree_short, timings_disagree
 from utils.labs.make_it_fast.threads_groups import groups_verdict
 
@@ -51,10 +51,15 @@ def _speed(ratios: list) -> tuple[str, str]:
     rounds or more or one it is worked from (``_not_outlying``), the median with the rounds' whole range, which it then does not give
     (thirty-fifth reading: "3.34x ± 0.70" beside rounds of 2.13x to 22.07x read as their spread)."""
     value, spread = claims.as_printed(statistics.median(ratios), 2), claims.printed_spread(ratios)
+    reach = reach_below_one(value, spread)  # the rounds carry the verdict: the reason said where it is given
     if not _not_outlying(ratios):
-        return f"{value:.2f}x ± {spread:.2f}", ""
+        return f"{value:.2f}x ± {spread:.2f}", f" (every round above 1.00x{reach})" if reach else ""
     shown = [claims.as_printed(r, 2) for r in ratios]
-    return f"a median {value:.2f}x", f" (rounds {min(shown):.2f}x to {max(shown):.2f}x)"
+    rounds = f"rounds {min(shown):.2f}x to {max(shown):.2f}x"
+    if reach:  # the ± is not shown here: name it with its figure
+        reach = reach.replace("the ±", f"the median's ± {spread:.2f}")
+        return f"a median {value:.2f}x", f" ({rounds}, every one above 1.00x{reach})"
+    return f"a median {value:.2f}x", f" ({rounds})"
 
 
 def _no_faster(timed: dict, verdict: str, how: tuple[str, str], miss_ms: float | None) -> str:
