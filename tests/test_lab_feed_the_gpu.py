@@ -414,7 +414,9 @@ def test_take_aways_follow_the_run():
     batches = -(-setup.n_items // setup.batch_size)
     assert steps == claims.half_up(slow / (1e3 * 1.3 / batches), 1), (slow, steps)
     expected = setup.factor * setup.item_seconds * setup.batch_size * 1e3
-    assert expected * 0.9 < slow < expected * 1.5
+    # a slow batch is a sleep: it never runs short, and a loaded machine (tests beside other work) only
+    # stretches it, so the upper edge is loose: it still fails a figure not measured (0) or far from the setting
+    assert expected * 0.9 < slow < expected * 3
     assert max(len(line) for line in text.splitlines()) <= 110
     lab.LAST_EPOCH.update(seconds=1.25)  # faster than the bound: said, never called "met"
     flat = " ".join(take_aways(setup, 0.7, 1.3).split())
