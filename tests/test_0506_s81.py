@@ -22,7 +22,7 @@ def test_offload_state_redoes_from_the_shard_printed_beside_it():
 def test_cell_18_verdict_is_one_sentence_and_the_first_batch_wait_collapsed():
     cell = cell_source("05_data_prefetch.ipynb", 18)
     assert "({startup * 1e3:.0f} ms in the 2-worker row) is " in cell   # no parenthesis inside the verdict
-    assert 'show(how_measured("the first batch\'s wait beyond one read"' in cell
+    assert 'how_measured("the first batch\'s wait beyond one read"' in cell
     verdict = cell[cell.index('say(f"2 workers reached'):cell.index("{share}{S.label}.\")")]
     assert "paid again every epoch" not in verdict
 
@@ -31,5 +31,5 @@ def test_cell_38_gain_sentence_leaves_the_rounds_and_noise_rule_to_the_details()
     cell = cell_source("05_data_prefetch.ipynb", 38)
     gain = cell[cell.index("say(f\"The Prefetcher's own gain"):cell.index("{why}{S.label}.\")")]
     assert "cancel what drifts" not in gain and "rounds faster with it" not in gain
-    assert 'show(how_measured("the Prefetcher\'s paired rounds"' in cell
+    assert 'how_measured("the Prefetcher\'s paired rounds"' in cell
     assert "Paired rounds cancel what drifts between epochs" in cell
